@@ -1,13 +1,12 @@
 import { expect } from '@esm-bundle/chai';
 import { sendKeys } from '@web/test-runner-commands';
 import {
+  API_URL,
   cleanup,
-  dataApiUrl,
-  describeViolations,
+  expectAccessible,
   loadBundle,
   mount,
   oneEvent,
-  seriousViolations,
   shadow,
   shadowAll,
   waitFor,
@@ -15,8 +14,6 @@ import {
 } from './helpers.ts';
 import type { AgentRecord } from '../../core/protocol/records.ts';
 import { fold } from '../../core/protocol/text.ts';
-
-const API_URL = await dataApiUrl();
 
 type AgentRow = AgentRecord;
 
@@ -77,8 +74,7 @@ describe('<exp-agent-directory>', () => {
     expect(cards[padded]?.querySelector('img')?.getAttribute('src')).to.equal(
       new URL(all[padded]?.picture?.trim() ?? '', API_URL).href,
     );
-    const violations = await seriousViolations(el);
-    expect(violations, describeViolations(violations)).to.deep.equal([]);
+    await expectAccessible(el);
   });
 
   it('with max="8": the first 8 agents under the whole count, and "Show all agents" shows the rest; a search starts short again', async () => {
@@ -147,8 +143,7 @@ describe('<exp-agent-directory>', () => {
     expect(links).to.deep.include(['Call', tel]);
     expect(links).to.deep.include(['E-mail', `mailto:${agent.email}`]);
     expect(links).to.deep.include(['View full profile', `/agents/${agent.id}`]);
-    const violations = await seriousViolations(el);
-    expect(violations, describeViolations(violations)).to.deep.equal([]);
+    await expectAccessible(el);
   });
 
   it('shows an empty list when the agents cannot be read (logged)', () =>
@@ -290,8 +285,7 @@ describe('<exp-agent-profile>', () => {
     link.click();
     const dialog = await waitFor(() => el.shadowRoot?.querySelector('dialog[open] h2'), 8000, 'detail');
     expect(dialog.textContent).to.equal(title);
-    const violations = await seriousViolations(el);
-    expect(violations, describeViolations(violations)).to.deep.equal([]);
+    await expectAccessible(el);
   });
 
   it("shows 'Agent not found' with a way back for an unknown id, a foreign agent or a malformed id", async () => {
@@ -317,7 +311,6 @@ describe('<exp-agent-profile>', () => {
     );
     expect(shadow(el, '[part="contact-button"]').textContent).to.equal('Contactar al agente');
     expect(shadow(el, '[part="return-link"]').textContent).to.equal('Volver a la búsqueda');
-    const violations = await seriousViolations(el);
-    expect(violations, describeViolations(violations)).to.deep.equal([]);
+    await expectAccessible(el);
   });
 });

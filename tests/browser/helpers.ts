@@ -1,4 +1,5 @@
 /** Helpers for browser tests of the built bundle (dist/widgets), run by @web/test-runner. */
+import { expect } from '@esm-bundle/chai';
 import type axeCore from 'axe-core';
 
 /** the widgets as built for visitors, plus the map's test hooks (vite.config.ts, mode test-widgets) */
@@ -106,7 +107,7 @@ async function settled(el: Element): Promise<void> {
 }
 
 /** Runs axe-core on an element (it reads open shadow roots) and returns serious/critical violations. */
-export async function seriousViolations(el: Element): Promise<axeCore.Result[]> {
+async function seriousViolations(el: Element): Promise<axeCore.Result[]> {
   axeLoaded ??= new Promise<void>((resolve, reject) => {
     const s = document.createElement('script');
     s.src = '/node_modules/axe-core/axe.min.js';
@@ -121,8 +122,11 @@ export async function seriousViolations(el: Element): Promise<axeCore.Result[]> 
   return result.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
 }
 
-export function describeViolations(list: axeCore.Result[]): string {
-  return list.map((v) => `${v.id}: ${v.help} (${v.nodes.map((n) => n.target.join(' ')).join(', ')})`).join('\n');
+/** Fails with axe-core's serious and critical violations of an element (and its open shadow roots), one a line. */
+export async function expectAccessible(el: Element): Promise<void> {
+  const violations = await seriousViolations(el);
+  const described = violations.map((v) => `${v.id}: ${v.help} (${v.nodes.map((n) => n.target.join(' ')).join(', ')})`);
+  expect(described).to.deep.equal([]);
 }
 
 /**
@@ -146,11 +150,9 @@ export function holdFetch(part: string): { release: () => void; restore: () => v
   return { release, restore: () => ((window.fetch = realFetch), release()), held: () => held };
 }
 
+const ENV_PATH = '/__env.js';
 /** Where the data server of the browser tests runs (tests/support/wtr-data-server.mjs). */
-export async function dataApiUrl(): Promise<string> {
-  const path = '/__env.js';
-  return ((await import(/* @vite-ignore */ path)) as { API_URL: string }).API_URL;
-}
+export const API_URL = ((await import(/* @vite-ignore */ ENV_PATH)) as { API_URL: string }).API_URL;
 
 /** runs `test` with console.error collected instead of printed (an element that logs a failure it shows) */
 export async function withLoggedErrors(test: (logged: unknown[]) => Promise<void>): Promise<void> {

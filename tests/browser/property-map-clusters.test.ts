@@ -7,8 +7,8 @@
  */
 import { expect } from '@esm-bundle/chai';
 import { sendMouse } from '@web/test-runner-commands';
-import { BUNDLE_URL, mount, waitFor } from './helpers.ts';
-import { API_URL, apiCount, apiRows, mapReady, useMapPage, type MapHandle } from '../support/property-map.ts';
+import { API_URL, BUNDLE_URL, mount, waitFor } from './helpers.ts';
+import { apiCount, apiRows, mapReady, useMapPage, type MapHandle } from '../support/property-map.ts';
 
 function loadedScripts(win: Window): string[] {
   return win.performance

@@ -6,8 +6,8 @@
  * while the next one loads.
  */
 import { expect } from '@esm-bundle/chai';
-import { mount, waitFor } from './helpers.ts';
-import { API_URL, apiRows, atPin, mapReady, useMapPage } from '../support/property-map.ts';
+import { API_URL, mount, waitFor } from './helpers.ts';
+import { apiRows, atPin, mapReady, useMapPage } from '../support/property-map.ts';
 
 describe('the map: its pins and their popup', () => {
   useMapPage();

@@ -8,8 +8,8 @@
  */
 import { expect } from '@esm-bundle/chai';
 import { sendKeys, sendMouse } from '@web/test-runner-commands';
-import { mount, shadow, shadowAll, waitFor } from './helpers.ts';
-import { API_URL, mapReady, useMapPage } from '../support/property-map.ts';
+import { API_URL, mount, shadow, shadowAll, waitFor } from './helpers.ts';
+import { mapReady, useMapPage } from '../support/property-map.ts';
 
 describe('the map: in the search, and its tiles', () => {
   useMapPage();

@@ -8,8 +8,8 @@
  */
 import { expect } from '@esm-bundle/chai';
 import { sendMouse } from '@web/test-runner-commands';
-import { mount, waitFor } from './helpers.ts';
-import { API_URL, atPin, mapReady, useMapPage } from '../support/property-map.ts';
+import { API_URL, mount, waitFor } from './helpers.ts';
+import { atPin, mapReady, useMapPage } from '../support/property-map.ts';
 
 describe('<exp-property-search>: a hover', () => {
   useMapPage();

@@ -1,20 +1,17 @@
 import { expect } from '@esm-bundle/chai';
 import { sendKeys } from '@web/test-runner-commands';
 import {
+  API_URL,
   cleanup,
-  dataApiUrl,
-  describeViolations,
+  expectAccessible,
   loadBundle,
   mount,
   oneEvent,
-  seriousViolations,
   shadow,
   shadowAll,
   waitFor,
   withLoggedErrors,
 } from './helpers.ts';
-
-const API_URL = await dataApiUrl();
 
 /** The search opened from a shared link to a listing (`?property=`); the address is put back after. */
 async function openedFromLink(id: unknown, attributes: string, test: (el: HTMLElement) => Promise<void>) {
@@ -55,6 +52,19 @@ const cards = (el: Element) => shadowAll(el, '[part~="card"]');
 const ready = (el: Element, what = 'results') =>
   waitFor(() => !heading(el).includes('Searching') && cards(el).length > 0 && el, 15000, what);
 
+/** The search of one property type mounted, and its cards' listings as the data API reads them (`columns`). */
+async function cardsOfType<R>(type: string, columns: string): Promise<{ el: HTMLElement; rows: R[] }> {
+  const el = await mount(
+    `<exp-property-search api-url="${API_URL}" sync-url="false" property-type="${type}"></exp-property-search>`,
+    'exp-property-search',
+    '[part="results-heading"]',
+  );
+  await ready(el);
+  const ids = cards(el).map((c) => c.getAttribute('data-property-id'));
+  const res = await fetch(`${API_URL}/rest/v1/listings?select=id,${columns}&id=in.(${ids.join(',')})`);
+  return { el, rows: (await res.json()) as R[] };
+}
+
 describe('<exp-property-search>', () => {
   before(async () => {
     await loadBundle();
@@ -75,19 +85,7 @@ describe('<exp-property-search>', () => {
   });
 
   it('a card says the alícuota a month beside the price when the listing has one, and nothing when not', async () => {
-    const el = await mount(
-      `<exp-property-search api-url="${API_URL}" sync-url="false" property-type="apartment"></exp-property-search>`,
-      'exp-property-search',
-      '[part="results-heading"]',
-    );
-    await ready(el);
-    const ids = cards(el).map((c) => c.getAttribute('data-property-id'));
-    const rows = (await (
-      await fetch(`${API_URL}/rest/v1/listings?select=id,hoa_fee&id=in.(${ids.join(',')})`)
-    ).json()) as Array<{
-      id: number;
-      hoa_fee: number | null;
-    }>;
+    const { el, rows } = await cardsOfType<{ id: number; hoa_fee: number | null }>('apartment', 'hoa_fee');
     const fees = new Map(rows.map((r) => [String(r.id), r.hoa_fee]));
     expect([...fees.values()].filter((f) => f).length).to.be.greaterThan(5);
     for (const card of cards(el)) {
@@ -99,20 +97,10 @@ describe('<exp-property-search>', () => {
   });
 
   it('a card of a lot says its area, and no "0 beds" or "0 baths"; a home says its rooms', async () => {
-    const el = await mount(
-      `<exp-property-search api-url="${API_URL}" sync-url="false" property-type="land"></exp-property-search>`,
-      'exp-property-search',
-      '[part="results-heading"]',
+    const { el, rows } = await cardsOfType<{ id: number; bedrooms: number; bathrooms: number }>(
+      'land',
+      'bedrooms,bathrooms',
     );
-    await ready(el);
-    const ids = cards(el).map((c) => c.getAttribute('data-property-id'));
-    const rows = (await (
-      await fetch(`${API_URL}/rest/v1/listings?select=id,bedrooms,bathrooms&id=in.(${ids.join(',')})`)
-    ).json()) as Array<{
-      id: number;
-      bedrooms: number;
-      bathrooms: number;
-    }>;
     expect(rows.filter((r) => !r.bedrooms && !r.bathrooms).length).to.be.greaterThan(0);
     const rooms = new Map(rows.map((r) => [String(r.id), r]));
     for (const card of cards(el)) {
@@ -319,12 +307,10 @@ describe('<exp-property-search>', () => {
       '[part="results-heading"]',
     );
     await ready(el);
-    let violations = await seriousViolations(el);
-    expect(violations, describeViolations(violations)).to.deep.equal([]);
+    await expectAccessible(el);
     shadow<HTMLButtonElement>(el, '.exp-card-link').click();
     await waitFor(() => el.shadowRoot?.querySelector('dialog[open] form'), 5000, 'dialog');
-    violations = await seriousViolations(el);
-    expect(violations, describeViolations(violations)).to.deep.equal([]);
+    await expectAccessible(el);
   });
 
   it('shows the empty list with Try Again when the data cannot be read, and recovers', () =>

@@ -1,20 +1,18 @@
 import { expect } from '@esm-bundle/chai';
 import { sendKeys, sendMouse } from '@web/test-runner-commands';
 import {
+  API_URL,
   cleanup,
-  dataApiUrl,
-  describeViolations,
+  expectAccessible,
   holdFetch,
   loadBundle,
   mount,
   oneEvent,
-  seriousViolations,
   shadow,
   shadowAll,
   waitFor,
 } from './helpers.ts';
 
-const API_URL = await dataApiUrl();
 const KEY = `exp-saved:${API_URL}`;
 
 type Saved = {
@@ -85,8 +83,7 @@ describe('saved listings (the heart, <exp-saved-listings>)', () => {
     await waitFor(() => heart.getAttribute('aria-pressed') === 'false', 2000, 'card heart follows');
     await waitFor(() => list.shadowRoot?.querySelector('[part="empty"]'), 2000, 'empty list');
     expect(shadow(list, '[part="empty"]').textContent).to.contain('No saved properties yet');
-    const violations = await seriousViolations(list);
-    expect(violations, describeViolations(violations)).to.deep.equal([]);
+    await expectAccessible(list);
   });
 
   it('saves from the detail dialog and from a map popup, the same list', async () => {
@@ -176,8 +173,7 @@ describe('saved listings (the heart, <exp-saved-listings>)', () => {
     expect(gone.textContent).to.contain('Sold loft <b>in</b> Quito');
     expect(gone.querySelector('b')).to.equal(null);
     expect(shadowAll(list, '[part~="card"]')[1]?.getAttribute('data-property-id')).to.equal(String(active?.id));
-    let violations = await seriousViolations(list);
-    expect(violations, describeViolations(violations)).to.deep.equal([]);
+    await expectAccessible(list);
     // keyboard only: focus Remove and press Enter
     const remove = shadow<HTMLButtonElement>(list, '[part="remove"]');
     remove.focus();
@@ -190,8 +186,7 @@ describe('saved listings (the heart, <exp-saved-listings>)', () => {
     heart.focus();
     await sendKeys({ press: 'Space' });
     await waitFor(() => list.shadowRoot?.querySelector('[part="empty"]'), 2000, 'empty');
-    violations = await seriousViolations(list);
-    expect(violations, describeViolations(violations)).to.deep.equal([]);
+    await expectAccessible(list);
   });
 
   it('while the saved listings load: their skeletons are one status named Cargando..., which axe passes', async () => {
@@ -223,8 +218,7 @@ describe('saved listings (the heart, <exp-saved-listings>)', () => {
       const loading = shadow(list, '[role="status"]:has([part="skeleton"])');
       expect(loading.getAttribute('aria-label')).to.equal('Cargando...');
       expect(loading.querySelectorAll('[part="skeleton"]')).to.have.length(2);
-      const violations = await seriousViolations(list);
-      expect(violations, describeViolations(violations)).to.deep.equal([]);
+      await expectAccessible(list);
       held.release();
       await waitFor(() => shadowAll(list, '[part~="card"]').length === 2, 8000, 'two cards');
     } finally {
@@ -272,8 +266,7 @@ describe('alerts for a search (the form)', () => {
     expect(privacy.textContent).to.contain('We send one e-mail to confirm your address');
     expect(privacy.querySelector('a')?.textContent).to.equal('Privacy notice');
     expect(new URL(privacy.querySelector('a')!.href).pathname).to.equal('/privacy');
-    let violations = await seriousViolations(el);
-    expect(violations, describeViolations(violations)).to.deep.equal([]);
+    await expectAccessible(el);
     shadow<HTMLButtonElement>(el, 'dialog[open] button[type="submit"]').click();
     await waitFor(() => errors(el).join() === 'Please enter your e-mail', 2000, 'required');
     expect(shadow(el, 'dialog[open] input[type="email"]').getAttribute('aria-invalid')).to.equal('true');
@@ -286,8 +279,7 @@ describe('alerts for a search (the form)', () => {
     shadow<HTMLButtonElement>(el, 'dialog[open] button[type="submit"]').click();
     await waitFor(() => shadow(el, 'dialog[open] h2').textContent === 'Check your inbox', 8000, 'sent');
     expect(shadow(el, 'dialog[open] [role="status"]').textContent).to.match(/We sent a link to ana\.\d+@example\.org/);
-    violations = await seriousViolations(el);
-    expect(violations, describeViolations(violations)).to.deep.equal([]);
+    await expectAccessible(el);
   });
 
   it('speaks Spanish in a Spanish page, the mails in Spanish by default', async () => {
@@ -304,8 +296,7 @@ describe('alerts for a search (the form)', () => {
     type(el, 'dialog[open] input[type="email"]', 'no es un correo');
     shadow<HTMLButtonElement>(el, 'dialog[open] button[type="submit"]').click();
     await waitFor(() => errors(el).join() === 'Ingresa un correo electrónico válido', 2000, 'Spanish invalid');
-    const violations = await seriousViolations(el);
-    expect(violations, describeViolations(violations)).to.deep.equal([]);
+    await expectAccessible(el);
   });
 
   it('works by keyboard only: open, fill, choose, send, close', async () => {

@@ -1,20 +1,17 @@
 import { expect } from '@esm-bundle/chai';
 import { sendKeys, setViewport } from '@web/test-runner-commands';
 import {
+  API_URL,
   cleanup,
-  dataApiUrl,
-  describeViolations,
+  expectAccessible,
   holdFetch,
   loadBundle,
   mount,
   oneEvent,
-  seriousViolations,
   shadow,
   shadowAll,
   waitFor,
 } from './helpers.ts';
-
-const API_URL = await dataApiUrl();
 
 async function api<T>(path: string): Promise<T> {
   return (await fetch(`${API_URL}/rest/v1/${path}`)).json() as Promise<T>;
@@ -54,7 +51,7 @@ describe('<exp-site-header>', () => {
     // the light tone is white over a dark hero: check its contrast over one
     document.body.style.background = '#0b2340';
     try {
-      expect(describeViolations(await seriousViolations(el))).to.equal('');
+      await expectAccessible(el);
     } finally {
       document.body.style.background = '';
     }
@@ -149,7 +146,7 @@ describe('<exp-site-footer>', () => {
       2000,
       'Spanish',
     );
-    expect(describeViolations(await seriousViolations(el))).to.equal('');
+    await expectAccessible(el);
   });
 });
 
@@ -172,7 +169,7 @@ describe('<exp-featured-listings>', () => {
     expect(ids(el)).to.deep.equal(newest.map((r) => r.id));
     expect(shadow(el, '[part="heading"]').textContent).to.equal('Featured properties');
     expect(shadow(el, '[part="view-all"]').getAttribute('href')).to.equal('/search-properties');
-    expect(describeViolations(await seriousViolations(el))).to.equal('');
+    await expectAccessible(el);
   });
 
   it('while its listings load: the skeletons are one status named Loading..., which axe passes (a div with a name and no role did not)', async () => {
@@ -188,7 +185,7 @@ describe('<exp-featured-listings>', () => {
       const loading = shadow(el, '[role="status"]:has([part="skeleton"])');
       expect(loading.getAttribute('aria-label')).to.equal('Loading...');
       expect(loading.querySelectorAll('[part="skeleton"]')).to.have.length(4);
-      expect(describeViolations(await seriousViolations(el))).to.equal('');
+      await expectAccessible(el);
       held.release();
       await waitFor(() => ids(el).length === 8, 5000, '8 cards');
       expect(el.shadowRoot?.querySelector('[part="skeleton"]')).to.equal(null);

@@ -11,28 +11,8 @@ const REQUESTS = Number(process.env.FUZZ_REQUESTS ?? 4000);
 
 // prettier-ignore
 const COLUMNS = ['id', 'title', 'price', 'bedrooms', 'bathrooms', 'square_feet', 'property_type', 'city', 'city_search', 'images', 'geo_lat', 'lat', 'created_at', 'status', 'country_code', 'agent_id', 'first_name', 'email', 'private_notes', 'nope'];
-const OPS = [
-  'eq',
-  'neq',
-  'gt',
-  'gte',
-  'lt',
-  'lte',
-  'like',
-  'ilike',
-  'is',
-  'in',
-  'not.eq',
-  'not.in',
-  'not.is',
-  'cs',
-  'fts',
-  'match',
-  'eq.',
-  '',
-  'not',
-  'not.not.eq',
-];
+// prettier-ignore
+const OPS = ['eq', 'neq', 'gt', 'gte', 'lt', 'lte', 'like', 'ilike', 'is', 'in', 'not.eq', 'not.in', 'not.is', 'cs', 'fts', 'match', 'eq.', '', 'not', 'not.not.eq'];
 const NASTY = [
   "'; drop table listings; --",
   '1) or (1=1',

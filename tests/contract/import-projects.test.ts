@@ -33,6 +33,16 @@ const unit = (over: Record<string, unknown>) => ({
   ExpPriceMax: 152000,
   ...over,
 });
+/** the project's other unit type (its feed's first) */
+const ONE_BEDROOM = {
+  UnitTypeType: 'OneBedroom',
+  UnitTypeBedsTotal: 1,
+  UnitTypeBathsTotal: 1,
+  ExpAreaMin: 58,
+  ExpAreaMax: 64,
+  ExpPriceMin: 98000,
+  ExpPriceMax: 109000,
+};
 
 const project = (key: string, over: Record<string, unknown> = {}) => ({
   ListingKey: key,
@@ -51,18 +61,7 @@ const project = (key: string, over: Record<string, unknown> = {}) => ({
   PublicRemarks: 'Departamentos nuevos junto al parque La Carolina.',
   AssociationAmenities: ['Pool', 'Fitness Center', 'Elevator(s)', 'Helipad'],
   ModificationTimestamp: nowDate().toISOString(),
-  PropertyUnitTypes: [
-    unit({
-      UnitTypeType: 'OneBedroom',
-      UnitTypeBedsTotal: 1,
-      UnitTypeBathsTotal: 1,
-      ExpAreaMin: 58,
-      ExpAreaMax: 64,
-      ExpPriceMin: 98000,
-      ExpPriceMax: 109000,
-    }),
-    unit({}),
-  ],
+  PropertyUnitTypes: [unit(ONE_BEDROOM), unit({})],
   ...over,
 });
 
@@ -119,13 +118,7 @@ describe('new developments from the feeds', () => {
       project('PRJ-1', {
         PropertyUnitTypes: [
           unit({
-            UnitTypeType: 'OneBedroom',
-            UnitTypeBedsTotal: 1,
-            UnitTypeBathsTotal: 1,
-            ExpAreaMin: 58,
-            ExpAreaMax: 64,
-            ExpPriceMin: 98000,
-            ExpPriceMax: 109000,
+            ...ONE_BEDROOM,
             // its floor plan (RESO's MediaCategory), made here as a photo; a photo of the type is not a plan
             Media: [
               { MediaKey: 'fp-1', MediaURL: photos.photo(33), Order: 1, MediaCategory: 'Floor Plan' },

@@ -9,27 +9,12 @@
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { PRIVACY_NOTICE } from '../../core/protocol/privacy.ts';
-import { privacyOn, startPrivacyServer } from '../support/privacy.ts';
-import type { TestServer } from '../support/servers.ts';
-import type { WebhookReceiver } from '../support/webhook-receiver.ts';
+import { usePrivacySuite } from '../support/privacy.ts';
 
 describe("her data on request: a link mailed to her address, what we keep, its correction and its erasure (Ecuador's LOPDP)", () => {
-  let server: TestServer;
-  let hooks: WebhookReceiver;
-  let secret = '';
-  let agent = { id: '', email: '' };
-  const { call, sendInquiry, inquire, delivered, openData } = privacyOn(() => ({ server, hooks, secret, agent }));
-
-  beforeAll(async () => {
-    ({ server, hooks, secret, agent } = await startPrivacyServer());
-  }, 240_000);
-
-  afterAll(async () => {
-    await hooks?.close();
-    await server?.close();
-  });
+  const { suite, call, sendInquiry, inquire, delivered, openData } = usePrivacySuite();
 
   it('keeps each consent she ticked with its words, the notice and the page; the CRM gets a one-click withdrawal; her home report goes with its consent', async () => {
     const CARLA = { name: 'Carla Consiente', email: 'carla.consiente@example.com', phone: '+593 99 777 8899' };
@@ -48,7 +33,7 @@ describe("her data on request: a link mailed to her address, what we keep, its c
     }
     // nothing ticked: nothing kept beside her request
     const plain = await inquire(CARLA, 'Sin casillas');
-    expect(await server.sql('select id from internal.consents where inquiry_id = $1::uuid', [plain])).toEqual([]);
+    expect(await suite.server.sql('select id from internal.consents where inquiry_id = $1::uuid', [plain])).toEqual([]);
     // two boxes ticked on a partner's page: each kept in the words she read, under the notice's version
     const page = 'https://socio.example/casas/cumbaya';
     const lead = await inquire(CARLA, 'Con casillas', {
@@ -56,7 +41,7 @@ describe("her data on request: a link mailed to her address, what we keep, its c
       source: { page, element: 'exp-inquiry-form', utm: {} },
     });
     expect(
-      await server.sql(
+      await suite.server.sql(
         'select purpose, text, lang, notice_version, page, withdrawn_at from internal.consents where inquiry_id = $1::uuid order by purpose',
         [lead],
       ),
@@ -96,7 +81,7 @@ describe("her data on request: a link mailed to her address, what we keep, its c
     );
     const link = new URL(told.find((c) => c.purpose === 'marketing')!.withdraw_url);
     expect(link.pathname).toBe('/es/privacidad/consentimiento');
-    const at = `${server.url}${link.pathname}${link.search}`;
+    const at = `${suite.server.url}${link.pathname}${link.search}`;
     // the link's page: what she agreed to, and a button; opening it (a mail scanner) withdraws nothing
     const shown = await fetch(at);
     expect(shown.status).toBe(200);
@@ -104,7 +89,7 @@ describe("her data on request: a link mailed to her address, what we keep, its c
     expect(html).toContain(es.marketing);
     expect(html).toContain('value="withdraw"');
     const state = () =>
-      server.sql<{ purpose: string; via: string | null }>(
+      suite.server.sql<{ purpose: string; via: string | null }>(
         'select purpose, withdrawn_via as via from internal.consents where inquiry_id = $1::uuid order by purpose',
         [lead],
       );
@@ -131,11 +116,11 @@ describe("her data on request: a link mailed to her address, what we keep, its c
       withdrawn_via: 'link',
     });
     // a link never issued: said so
-    expect((await fetch(`${server.url}/es/privacidad/consentimiento?token=${'y'.repeat(43)}`)).status).toBe(404);
-    expect((await fetch(`${server.url}/privacy/consent?token=%3Cscript%3E`)).status).toBe(404);
+    expect((await fetch(`${suite.server.url}/es/privacidad/consentimiento?token=${'y'.repeat(43)}`)).status).toBe(404);
+    expect((await fetch(`${suite.server.url}/privacy/consent?token=%3Cscript%3E`)).status).toBe(404);
 
     // her monthly home report is a consent of its own, kept with its subscription
-    const report = await fetch(`${server.url}/functions/v1/saved-searches`, {
+    const report = await fetch(`${suite.server.url}/functions/v1/saved-searches`, {
       method: 'POST',
       headers: { 'Content-Type': 'application/json', 'X-Forwarded-For': '10.9.3.1', Origin: new URL(page).origin },
       body: JSON.stringify({
@@ -147,7 +132,7 @@ describe("her data on request: a link mailed to her address, what we keep, its c
       }),
     });
     expect(report.status).toBe(200);
-    const [homeConsent] = await server.sql<{ id: string; text: string; search: string }>(
+    const [homeConsent] = await suite.server.sql<{ id: string; text: string; search: string }>(
       "select id::text as id, text, search_id::text as search from internal.consents where purpose = 'home_report' and email = $1",
       [CARLA.email],
     );
@@ -169,19 +154,19 @@ describe("her data on request: a link mailed to her address, what we keep, its c
       withdrawn_via: 'my-data',
     });
     expect(
-      await server.sql('select status from internal.saved_searches where id = $1::bigint', [homeConsent!.search]),
+      await suite.server.sql('select status from internal.saved_searches where id = $1::bigint', [homeConsent!.search]),
     ).toEqual([{ status: 'unsubscribed' }]);
     // another visitor's session never withdraws hers
     const OSCAR = { name: 'Óscar Otro', email: 'oscar.otro@example.com', phone: '' };
     await inquire(OSCAR, 'Hola', { consents: ['marketing'] });
     const others = await openData(OSCAR.email);
-    const [mine] = await server.sql<{ id: string }>(
+    const [mine] = await suite.server.sql<{ id: string }>(
       "select id::text as id from internal.consents where purpose = 'other_agents' and email = $1",
       [CARLA.email],
     );
     expect((await call({ action: 'withdraw', session: others.session, consent: mine!.id })).status).toBe(400);
-    expect(await server.sql('select withdrawn_at from internal.consents where id = $1::bigint', [mine!.id])).toEqual([
-      { withdrawn_at: null },
-    ]);
+    expect(
+      await suite.server.sql('select withdrawn_at from internal.consents where id = $1::bigint', [mine!.id]),
+    ).toEqual([{ withdrawn_at: null }]);
   }, 120_000);
 });

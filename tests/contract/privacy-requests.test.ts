@@ -11,28 +11,13 @@
  */
 import { simpleParser } from 'mailparser';
 import { Webhook } from 'standardwebhooks';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { issueToken } from '../../core/functions/alerts/tokens.ts';
-import { HER, OTHER, privacyOn, startPrivacyServer } from '../support/privacy.ts';
-import type { TestServer } from '../support/servers.ts';
+import { HER, OTHER, usePrivacySuite } from '../support/privacy.ts';
 import { until } from '../support/until.ts';
-import type { WebhookReceiver } from '../support/webhook-receiver.ts';
 
 describe("her data on request: a link mailed to her address, what we keep, its correction and its erasure (Ecuador's LOPDP)", () => {
-  let server: TestServer;
-  let hooks: WebhookReceiver;
-  let secret = '';
-  let agent = { id: '', email: '' };
-  const { call, mailsTo, inquire } = privacyOn(() => ({ server, hooks, secret, agent }));
-
-  beforeAll(async () => {
-    ({ server, hooks, secret, agent } = await startPrivacyServer());
-  }, 240_000);
-
-  afterAll(async () => {
-    await hooks?.close();
-    await server?.close();
-  });
+  const { suite, call, mailsTo, inquire } = usePrivacySuite();
 
   it('shows her everything once, corrects her phone, and erases her everywhere it is kept', async () => {
     // what she did on the site: an inquiry with a visit request, a followed search; and what another visitor did
@@ -40,15 +25,15 @@ describe("her data on request: a link mailed to her address, what we keep, its c
     const lead = await inquire(HER, 'Me interesa la casa de Cumbayá, mi teléfono es +593 99 111 2233', {
       consents: ['marketing'],
     });
-    const [listing] = await server.sql<{ id: string }>(
+    const [listing] = await suite.server.sql<{ id: string }>(
       "select id::text as id from internal.listings where is_public and country_code = 'EC' order by id limit 1",
     );
-    await server.sql(
+    await suite.server.sql(
       `insert into internal.visit_requests (inquiry_id, listing_id, agent_id, recipient_email, mode, proposed, name, email, phone, lang)
        values ($1::uuid, $2::bigint, $3::bigint, $4, 'in_person', array[internal.now() + interval '3 days'], $5, $6, $7, 'es')`,
-      [lead, listing!.id, agent.id, agent.email, HER.name, HER.email, HER.phone],
+      [lead, listing!.id, suite.agent.id, suite.agent.email, HER.name, HER.email, HER.phone],
     );
-    const subscribed = await fetch(`${server.url}/functions/v1/saved-searches`, {
+    const subscribed = await fetch(`${suite.server.url}/functions/v1/saved-searches`, {
       method: 'POST',
       headers: { 'Content-Type': 'application/json', 'X-Forwarded-For': '10.9.2.1' },
       body: JSON.stringify({
@@ -61,19 +46,19 @@ describe("her data on request: a link mailed to her address, what we keep, its c
       }),
     });
     expect(subscribed.status).toBe(200);
-    const [search] = await server.sql<{ id: string }>(
+    const [search] = await suite.server.sql<{ id: string }>(
       'select id::text as id from internal.saved_searches where email = $1',
       [HER.email],
     );
     const confirm = await issueToken(
-      { query: (text, params) => server.sql(text, params ? [...params] : []) },
+      { query: (text, params) => suite.server.sql(text, params ? [...params] : []) },
       search!.id,
       'confirm',
       null,
     );
     expect(
       (await (
-        await fetch(`${server.url}/functions/v1/saved-searches`, {
+        await fetch(`${suite.server.url}/functions/v1/saved-searches`, {
           method: 'POST',
           headers: { 'Content-Type': 'application/json' },
           body: JSON.stringify({ action: 'confirm', token: confirm }),
@@ -85,7 +70,8 @@ describe("her data on request: a link mailed to her address, what we keep, its c
     const otherLead = await inquire(OTHER, 'Quisiera información');
     await until(
       () =>
-        hooks.deliveries.some((d) => d.body.includes(lead)) && hooks.deliveries.some((d) => d.body.includes(otherLead)),
+        suite.hooks.deliveries.some((d) => d.body.includes(lead)) &&
+        suite.hooks.deliveries.some((d) => d.body.includes(otherLead)),
     );
 
     // an address we keep nothing about: the same answer, and no mail
@@ -151,13 +137,13 @@ describe("her data on request: a link mailed to her address, what we keep, its c
     expect((await call({ action: 'view', session })).status).toBe(404);
 
     // no table holds her name, e-mail or phone: every row of every table of ours, read as text
-    const tables = await server.sql<{ name: string }>(
+    const tables = await suite.server.sql<{ name: string }>(
       "select format('%I.%I', table_schema, table_name) as name from information_schema.tables where table_schema in ('public', 'internal', 'auth') and table_type = 'BASE TABLE'",
     );
     expect(tables.length).toBeGreaterThan(20);
     for (const { name } of tables)
       for (const needle of [HER.name, HER.email, 'valeria.privada', '99 111 2233', '99 000 0000']) {
-        const [row] = await server.sql<{ n: number }>(
+        const [row] = await suite.server.sql<{ n: number }>(
           `select count(*)::int as n from ${name} t where strpos(lower(t::text), lower($1)) > 0`,
           [needle],
         );
@@ -165,28 +151,30 @@ describe("her data on request: a link mailed to her address, what we keep, its c
       }
     // the lead stays, marked erased, in its agent's list; the trail says it was erased
     expect(
-      await server.sql(
+      await suite.server.sql(
         'select name, email, phone, message, erased_at is not null as erased from public.inquiries where id = $1',
         [lead],
       ),
     ).toEqual([{ name: '', email: '', phone: null, message: null, erased: true }]);
-    expect(await server.sql('select what from public.lead_events where lead_id = $1', [lead])).toEqual([
+    expect(await suite.server.sql('select what from public.lead_events where lead_id = $1', [lead])).toEqual([
       { what: 'erased' },
     ]);
     // her alert can never be sent again: the search is gone, nothing of it waits in the outbox
-    expect(await server.sql('select id from internal.saved_searches where id = $1::bigint', [search!.id])).toEqual([]);
     expect(
-      await server.sql(
+      await suite.server.sql('select id from internal.saved_searches where id = $1::bigint', [search!.id]),
+    ).toEqual([]);
+    expect(
+      await suite.server.sql(
         "select id from internal.mail_outbox where status = 'pending' and split_part(ref_id, ':', 1) = $1",
         [search!.id],
       ),
     ).toEqual([]);
 
     // the CRM hears lead.erased (signed, ids only); the agent and the team are told, without her name
-    await until(() => hooks.deliveries.some((d) => d.body.includes('lead.erased')));
-    const event = new Webhook(secret).verify(
-      hooks.deliveries.find((d) => d.body.includes('lead.erased'))!.body,
-      hooks.deliveries.find((d) => d.body.includes('lead.erased'))!.headers as Record<string, string>,
+    await until(() => suite.hooks.deliveries.some((d) => d.body.includes('lead.erased')));
+    const event = new Webhook(suite.secret).verify(
+      suite.hooks.deliveries.find((d) => d.body.includes('lead.erased'))!.body,
+      suite.hooks.deliveries.find((d) => d.body.includes('lead.erased'))!.headers as Record<string, string>,
     ) as {
       type: string;
       data: Record<string, unknown>;
@@ -196,15 +184,15 @@ describe("her data on request: a link mailed to her address, what we keep, its c
       data: { lead_ids: [lead], saved_search_ids: [Number(search!.id)] },
     });
     // (each mail read as a mail client does: its subject decoded, whatever its words' encoding)
-    const told = await Promise.all((await mailsTo(agent.email)).map((m) => simpleParser(m)));
+    const told = await Promise.all((await mailsTo(suite.agent.email)).map((m) => simpleParser(m)));
     const notice = told.find((m) => /eliminaron|erased/.test(m.subject ?? ''));
     expect(notice).toBeDefined();
     expect([notice!.subject, notice!.text, notice!.html || ''].join('\n')).not.toContain('Valeria');
 
     // another visitor's data is untouched
-    expect(await server.sql('select name, email, phone from public.inquiries where id = $1', [otherLead])).toEqual([
-      { name: OTHER.name, email: OTHER.email, phone: OTHER.phone },
-    ]);
+    expect(
+      await suite.server.sql('select name, email, phone from public.inquiries where id = $1', [otherLead]),
+    ).toEqual([{ name: OTHER.name, email: OTHER.email, phone: OTHER.phone }]);
   }, 120_000);
 
   it('refuses a link it never made, and mails an address at most three links a day', async () => {

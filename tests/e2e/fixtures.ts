@@ -7,6 +7,7 @@ import { mkdirSync, readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { test as base, expect, type BrowserContext, type Locator, type Page } from '@playwright/test';
 import { startTestServer, type TestServer } from '../support/servers.ts';
+import { SITE_ROUTES } from '../../core/routes.ts';
 import { translate } from '../../core/translate.ts';
 import { pinSuiteClock, shiftDate } from '../support/suite-clock.mjs';
 
@@ -41,6 +42,20 @@ export const test = base.extend<{ consoleErrors: string[] }, { data: TestServer 
 });
 
 export { expect };
+
+/**
+ * Every kind of page the server answers, once each: the site's own (core/routes.ts SITE_ROUTES), a
+ * place's search, an agent's profile, the country's and a city's market, and the 404 (a listing's
+ * address comes from the data: listingPath).
+ */
+export const EVERY_PAGE: readonly string[] = [
+  ...SITE_ROUTES.map((r) => r.path),
+  '/search-properties/cumbaya',
+  '/findanagent/1',
+  '/market',
+  '/market/quito',
+  '/no-such-page',
+];
 
 /** The folder under .cache/screenshots/ where a spec leaves its screenshots for a person to look at (made if missing). */
 export function screenshotDir(name: string): string {

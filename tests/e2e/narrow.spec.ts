@@ -6,7 +6,7 @@
  * panel) are inside a box that clips them, and are left out.
  */
 import type { Page } from '@playwright/test';
-import { expect, test } from './fixtures.ts';
+import { EVERY_PAGE, expect, test } from './fixtures.ts';
 
 /** Elements whose right edge passes the right edge of the window or of their dialog, unless a clipping ancestor hides it. */
 async function cutOff(page: Page): Promise<string[]> {
@@ -58,26 +58,12 @@ async function cutOff(page: Page): Promise<string[]> {
   });
 }
 
-const PAGES = [
-  '/',
-  '/search-properties',
-  '/findanagent',
-  '/findanagent/1',
-  '/join',
-  '/about',
-  '/market',
-  '/market/quito',
-  '/sell',
-  '/buy',
-  '/no-such-page',
-];
-
 for (const width of [320, 390]) {
   for (const lang of ['en', 'es']) {
     test(`nothing is cut off at ${width} px in ${lang}: every page`, async ({ page, data }) => {
       test.setTimeout(120_000);
       await page.setViewportSize({ width, height: 800 });
-      for (const path of PAGES) {
+      for (const path of EVERY_PAGE) {
         await page.goto(`${data.url}${path}?lang=${lang}`);
         await page.waitForLoadState('networkidle');
         await page.waitForTimeout(300);

@@ -6,7 +6,7 @@
  */
 import { createHash } from 'node:crypto';
 import { listingPath } from '../../core/routes.ts';
-import { expect, search, test } from './fixtures.ts';
+import { EVERY_PAGE, expect, search, test } from './fixtures.ts';
 
 declare global {
   interface Window {
@@ -14,20 +14,6 @@ declare global {
   }
 }
 
-const ROUTES = [
-  '/',
-  '/search-properties',
-  '/search-properties/cumbaya',
-  '/findanagent',
-  '/findanagent/1',
-  '/join',
-  '/about',
-  '/market',
-  '/market/quito',
-  '/sell',
-  '/saved',
-  '/no-such-page',
-];
 const DEMOS = ['/demo', '/demo/agent-website', '/demo/hostile-cms', '/demo/cross-origin'];
 
 test.describe('security headers', () => {
@@ -48,7 +34,7 @@ test.describe('security headers', () => {
       "select id::text as id, title from internal.listings where status = '1' and country_code = 'EC' order by id limit 1",
     );
     const paths = [
-      ...ROUTES.flatMap((r) => [r, r === '/' ? '/es' : `/es${r}`]),
+      ...EVERY_PAGE.flatMap((r) => [r, r === '/' ? '/es' : `/es${r}`]),
       listingPath(String(listing?.id), listing?.title, 'en'),
       listingPath(String(listing?.id), listing?.title, 'es'),
       ...DEMOS,

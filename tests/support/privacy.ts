@@ -10,7 +10,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Webhook } from 'standardwebhooks';
-import { expect } from 'vitest';
+import { afterAll, beforeAll, expect } from 'vitest';
 import { addEndpoint } from '../../server/webhooks/endpoints.ts';
 import { inquiryBody } from './inquiry.ts';
 import { startTestServer, type TestServer } from './servers.ts';
@@ -34,7 +34,7 @@ export interface PrivacySuite {
  * Our server over PostgreSQL behind one proxy, its webhooks retried soon, a webhook receiver
  * registered for the events of her data, and an agent of our own.
  */
-export async function startPrivacyServer(): Promise<PrivacySuite> {
+async function startPrivacyServer(): Promise<PrivacySuite> {
   const server = await startTestServer('postgres', {
     trustProxy: { hops: 1 },
     webhooks: { baseDelaySeconds: 0.2, maxDelaySeconds: 0.5 },
@@ -59,8 +59,19 @@ export async function startPrivacyServer(): Promise<PrivacySuite> {
   }
 }
 
+/**
+ * The suite of the enclosing `describe`: its server started before its tests and stopped after
+ * them (`suite` is filled in when they start), and what a visitor, a mail client and a CRM do there.
+ */
+export function usePrivacySuite() {
+  const suite = {} as PrivacySuite;
+  beforeAll(async () => void Object.assign(suite, await startPrivacyServer()), 240_000);
+  afterAll(() => stopAll(suite.hooks, suite.server));
+  return { suite, ...privacyOn(() => suite) };
+}
+
 /** What a visitor, a mail client and a CRM do on the suite's server (read when a test runs). */
-export function privacyOn(suiteOf: () => PrivacySuite) {
+function privacyOn(suiteOf: () => PrivacySuite) {
   let ip = 0;
 
   const call = async (body: Record<string, unknown>) => {

@@ -5,9 +5,7 @@
  * bundle loaded and the page left clean around the tests.
  */
 import { sendMouse } from '@web/test-runner-commands';
-import { cleanup, dataApiUrl, loadBundle, waitFor } from '../browser/helpers.ts';
-
-export const API_URL = await dataApiUrl();
+import { API_URL, cleanup, loadBundle, waitFor } from '../browser/helpers.ts';
 
 export interface MapHandle {
   pixelOf(id: string): [number, number] | undefined;
