@@ -245,12 +245,15 @@ describe('<exp-property-search>', () => {
     await ready(el);
     const title = shadow<HTMLButtonElement>(el, '[part~="card"] .exp-card-link');
     title.focus();
-    // what the dialog holds as it opens (its first render, before the browser paints it): the photos,
-    // the title and the facts; what lies below them on a first screen follows in a background render
+    // what the dialog holds as it opens (its first render, before the browser paints it): its header
+    // and the listing's title, its name; the detail (photos, facts, and below them what follows in a
+    // background render of its own) comes in the frames after
     const first: string[] = [];
+    let named = '';
     const watch = new MutationObserver(() => {
       const open = el.shadowRoot?.querySelector('dialog[open]');
-      if (!open || first.length) return;
+      if (!open || named) return;
+      named = el.shadowRoot?.getElementById(open.getAttribute('aria-labelledby') ?? '')?.textContent ?? '-';
       for (const part of ['carousel', 'facts', 'payment', 'inquiry-form'])
         if (open.querySelector(`[part~="${part}"]`)) first.push(part);
       if (open.textContent?.includes('Description')) first.push('description');
@@ -261,7 +264,14 @@ describe('<exp-property-search>', () => {
     const detail = (await opened).detail;
     const dialog = await waitFor(() => el.shadowRoot?.querySelector<HTMLDialogElement>('dialog[open]'), 5000, 'dialog');
     watch.disconnect();
-    expect(first).to.deep.equal(['carousel', 'facts']);
+    expect(first).to.deep.equal([]);
+    expect(named).to.equal(detail.title);
+    await waitFor(
+      () => dialog.querySelector('[part~="carousel"]') && dialog.querySelector('[part~="facts"]'),
+      3000,
+      'the detail',
+    );
+    expect(dialog.querySelectorAll('h2')).to.have.length(1);
     expect(dialog.querySelector('h2')?.textContent).to.equal(detail.title);
     expect(dialog.textContent).to.contain('Bedrooms');
     // the payment, the description, the agent card and the inquiry form follow the first paint

@@ -90,9 +90,9 @@ export function PropertyDetail({
   useEffect(() => countListingEvent(api, p.id, 'view'), [api, p.id]);
   // the sections' headings sit one level below the title
   const Sub = headingLevel === 'h1' ? 'h2' : 'h3';
-  // the listing (its photos, title and facts) shows in the frame after the click; the rest follows in
-  // a background (time-sliced) render, the side column in a box of about its size (the visitor sees
-  // the detail at once)
+  // the listing (its photos, title and facts) is its first render (in the dialog, the frame after the
+  // click's, property-dialog.tsx); the rest follows in a background (time-sliced) render, the side
+  // column in a box of about its size
   const complete = useDeferredValue(true, false);
   // the photo the full-screen gallery opened at; null while it is closed
   const [gallery, setGallery] = useState<number | null>(null);
@@ -127,7 +127,7 @@ export function PropertyDetail({
             linkClassName="text-primary underline"
           />
           {/* what comes after the facts follows in the background render, a frame or two later: it only adds
-              below what is drawn (the first frame is the click's answer; docs/benchmarks.md, "A hover") */}
+              below what is drawn (docs/benchmarks.md, "A hover" and "The detail's frame") */}
           {complete ? (
             <>
               <ListingMarket property={p} />
