@@ -106,7 +106,7 @@ export function PropertyDetail({
       <div className="grid grid-cols-[minmax(0,1fr)] gap-6 p-4 cq-md:p-6 cq-lg:grid-cols-[minmax(0,1fr)_340px]">
         <div className="flex flex-col gap-4 min-w-0">
           <div>
-            <Heading id={titleId} className="m-0 text-xl cq-md:text-2xl font-bold leading-tight text-ink">
+            <Heading id={titleId} className={TITLE_CLASSES}>
               {p.title}
             </Heading>
             {p.address || p.city ? (
@@ -177,6 +177,9 @@ export function PropertyDetail({
     </>
   );
 }
+
+/** the listing's title, in the detail and in the dialog's frame before it (property-dialog.tsx) */
+export const TITLE_CLASSES = 'm-0 text-xl cq-md:text-2xl font-bold leading-tight text-ink';
 
 const FACT_CLASSES: FactsClasses = {
   list: 'm-0 grid grid-cols-[repeat(2,minmax(0,1fr))] cq-sm:grid-cols-[repeat(4,minmax(0,1fr))] gap-2',

@@ -8,7 +8,7 @@ import texts from 'virtual:exp-texts/lazy/lib/listing/property-dialog';
 import type { Property } from '../../../core/protocol/listing.ts';
 import { addTexts } from '../i18n.ts';
 import { Dialog, DialogClose } from '../ui/dialog.tsx';
-import { PriceAndShare, PropertyDetail } from './property-detail.tsx';
+import { PriceAndShare, PropertyDetail, TITLE_CLASSES } from './property-detail.tsx';
 
 /**
  * What the element that opens the detail tells it, from its own attributes: the country code of
@@ -78,7 +78,7 @@ function DetailFrame({ title, titleId }: { title: string; titleId: string }) {
         <div className="mx-auto max-w-[712px] aspect-video max-h-[400px] w-full" />
       </div>
       <div className="p-4 cq-md:p-6">
-        <h2 id={titleId} className="m-0 text-xl cq-md:text-2xl font-bold leading-tight text-ink">
+        <h2 id={titleId} className={TITLE_CLASSES}>
           {title}
         </h2>
       </div>
