@@ -7,6 +7,7 @@
 import { resolve } from 'node:path';
 import type { Page } from '@playwright/test';
 import { formatPrice } from '../../core/protocol/format.ts';
+import { normaliseImages } from '../../core/protocol/listing.ts';
 import { monthlyPayment } from '../../core/protocol/payment.ts';
 import { listingPath } from '../../core/routes.ts';
 import { SITE } from '../../core/site.ts';
@@ -175,6 +176,18 @@ test.describe('deciding on a listing', () => {
     await page.goto(`${data.url}/search-properties?city=Cuenca&minPrice=${now}&maxPrice=${now}`);
     const card = page.locator(`exp-property-search [part~="card"][data-property-id="${id}"]`);
     await expect(card.locator('[part="price-reduced"]')).toHaveText('↓Reduced $5,000');
+    // the first similar listing's photo does not load: its tile shows the listing's placeholder, not a broken image
+    const [shown] = await data.sql<{ images: unknown }>('select images from internal.listings where id = $1', [
+      similar[0]?.id,
+    ]);
+    // its tile's photo, as the element reads its images (core/protocol/listing.ts); one re-hosted by an
+    // import is offered in every width under its own folder (core/protocol/photos.ts)
+    const first = normaliseImages(shown?.images, data.url)[0] ?? '';
+    const photoPath = new URL(first).pathname.replace(/\/\d+\.\w+$/, '/');
+    await page.route(
+      (url) => url.pathname.startsWith(photoPath),
+      (route) => route.abort('blockedbyclient'),
+    );
     await card.locator('a.exp-card-link').click();
     const dialog = page.locator('exp-property-search dialog[open]');
     const history = dialog.locator('[part="price-history"]');
@@ -186,6 +199,9 @@ test.describe('deciding on a listing', () => {
     expect(await links.first().getAttribute('href')).toContain(
       listingPath(String(similar[0]?.id), similar[0]?.title, 'en'),
     );
+    await links.first().scrollIntoViewIfNeeded();
+    await expect(links.first().getByRole('img', { name: 'No photo available' })).toBeVisible();
+    await page.unrouteAll();
     expect(await seriousAxeViolations(page)).toEqual([]);
     expect(await unstyled(page)).toEqual([]);
     await dialog.screenshot({ path: resolve(shots, 'dialog-history-1366.png') });
@@ -205,7 +221,8 @@ test.describe('deciding on a listing', () => {
     await expect(page.locator('.similar .listing-tile')).toHaveCount(similar.length);
     expect(await seriousAxeViolations(page)).toEqual([]);
     await page.screenshot({ path: resolve(shots, 'listing-history-es-390.png'), fullPage: true });
-    expect(consoleErrors).toEqual([]);
+    // (but the photos this test kept from loading)
+    expect(consoleErrors.filter((e) => !e.includes('net::ERR_BLOCKED_BY_CLIENT'))).toEqual([]);
   });
 
   test('the photos full screen: by keyboard (arrows, a counter, the next photo loaded ahead, Escape, focus back where it was) and by swipe on a phone', async ({

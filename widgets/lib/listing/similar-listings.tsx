@@ -10,7 +10,7 @@ import { getSimilarListings } from '../data/listing-extras.ts';
 import { useElement } from '../element.tsx';
 import { listingUrl } from '../site-links.ts';
 import { PriceCutBadge } from '../ui/price-cut.tsx';
-import { Photo, PHOTO_SIZES } from '../ui/photo.tsx';
+import { TilePhoto } from '../ui/tile-photo.tsx';
 
 export const SIMILAR_SHOWN = 8;
 
@@ -43,18 +43,12 @@ export function SimilarListings({ property, headingLevel }: { property: Property
               part="similar-listing"
             >
               <span className="relative block aspect-video bg-surface-subtle">
-                {p.images[0] ? (
-                  <Photo
-                    src={p.images[0]}
-                    sizes={PHOTO_SIZES.tile}
-                    width={320}
-                    height={180}
-                    alt=""
-                    loading="lazy"
-                    decoding="async"
-                    className="block h-full w-full object-cover"
-                  />
-                ) : null}
+                <TilePhoto
+                  listingId={p.id}
+                  src={p.images[0]}
+                  label={t('carousel.noPhoto')}
+                  className="block h-full w-full object-cover"
+                />
                 <PriceCutBadge property={p} className="absolute bottom-1.5 left-1.5" />
               </span>
               <span className="flex flex-col gap-0.5 p-2">
