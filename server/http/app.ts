@@ -206,7 +206,10 @@ export function createApp(options: AppOptions): {
     };
   }
 
-  /** The answer of a request that cannot be served now: over its client's share (429) or past its deadline (503, 504). */
+  /**
+   * The answer of a request that cannot be served now: over its client's share (429, given after a
+   * wait unless `late`: the wait is over) or past its deadline (503, 504).
+   */
   function answerBusy(
     req: IncomingMessage,
     res: ServerResponse,
@@ -214,29 +217,18 @@ export function createApp(options: AppOptions): {
     kind: RequestKind,
     status: 429 | 503 | 504,
     retryAfter: number,
+    late = false,
   ): void {
     if (res.headersSent) return;
-    if (status === 429 && !res.writableEnded) {
+    if (status === 429 && !late && !res.writableEnded) {
       // later: a client that ignores Retry-After is slowed down, not served faster
       const later = setTimeout(
-        () => (res.destroyed ? undefined : answerNow(req, res, url, kind, status, retryAfter)),
+        () => (res.destroyed ? undefined : answerBusy(req, res, url, kind, status, retryAfter, true)),
         TARPIT_MS,
       );
       res.once('close', () => clearTimeout(later));
       return;
     }
-    answerNow(req, res, url, kind, status, retryAfter);
-  }
-
-  function answerNow(
-    req: IncomingMessage,
-    res: ServerResponse,
-    url: URL,
-    kind: RequestKind,
-    status: 429 | 503 | 504,
-    retryAfter: number,
-  ): void {
-    if (res.headersSent) return;
     if (kind === 'page' && options.pages)
       return options.pages.busy(req, res, url, status === 429 ? 429 : 503, retryAfter);
     const body =

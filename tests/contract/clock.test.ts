@@ -14,7 +14,7 @@ import { now as clockNow } from '../../core/clock.ts';
 import { formatPrice } from '../../core/protocol/format.ts';
 import { atInstant, useClockAt } from '../support/clock-at.ts';
 import { useDeliveries } from '../support/deliveries.ts';
-import { inquiryBody } from '../support/inquiry.ts';
+import { FROM_MADRID, inquiryBody } from '../support/inquiry.ts';
 import { clientHeaders } from '../support/servers.ts';
 import { type ReceivedMail } from '../support/smtp.ts';
 import { SUITE_INSTANT } from '../support/suite-clock.mjs';
@@ -250,13 +250,7 @@ describe('a visitor in Madrid on the night the clocks change there (28 March 202
       method: 'POST',
       headers: { 'Content-Type': 'application/json', ...clientHeaders('10.46.0.1') },
       body: JSON.stringify({
-        ...inquiryBody({
-          name: 'Lucía Viajera',
-          email,
-          phone: '+34 600 000 000',
-          message: 'Desde Madrid',
-          propertyTitle: 'x',
-        }),
+        ...inquiryBody({ ...FROM_MADRID, email }),
         propertyId: listing?.id,
         lang: 'es',
         visit: { mode: 'video', times: [monday], timeZone: 'Europe/Madrid' },

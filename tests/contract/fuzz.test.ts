@@ -65,26 +65,8 @@ const NASTY = [
   'select',
   'pg_sleep(10)',
 ];
-const KEYS = [
-  'select',
-  'order',
-  'limit',
-  'offset',
-  'or',
-  'and',
-  'not.or',
-  'not.and',
-  'on_conflict',
-  'columns',
-  ...COLUMNS,
-  'x',
-  '',
-  '%20',
-  'a.b',
-  '"id"',
-  'id)',
-  'select%00',
-];
+// prettier-ignore
+const KEYS = ['select', 'order', 'limit', 'offset', 'or', 'and', 'not.or', 'not.and', 'on_conflict', 'columns', ...COLUMNS, 'x', '', '%20', 'a.b', '"id"', 'id)', 'select%00'];
 
 function enc(s: string, rand: () => number): string {
   // sometimes raw (malformed on purpose), mostly percent-encoded

@@ -14,7 +14,7 @@ import { SITE, useDeliveries } from '../support/deliveries.ts';
 import { clientHeaders } from '../support/servers.ts';
 import { type ReceivedMail } from '../support/smtp.ts';
 import { until } from '../support/until.ts';
-import { inquiryBody } from '../support/inquiry.ts';
+import { FROM_MADRID, inquiryBody } from '../support/inquiry.ts';
 
 describe('visits: the request, the links, the calendar (docs/visits.md)', () => {
   const d = useDeliveries(['visit.requested', 'visit.confirmed', 'visit.cancelled']);
@@ -42,13 +42,7 @@ describe('visits: the request, the links, the calendar (docs/visits.md)', () => 
     });
   const request = (email: string, visit: Record<string, unknown>, extra: Record<string, unknown> = {}) =>
     ask({
-      ...inquiryBody({
-        name: 'Lucía Viajera',
-        email,
-        phone: '+34 600 000 000',
-        message: 'Desde Madrid',
-        propertyTitle: 'x',
-      }),
+      ...inquiryBody({ ...FROM_MADRID, email }),
       propertyId: listing.id,
       visit,
       ...extra,

@@ -7,7 +7,7 @@
 import { join } from 'node:path';
 import sharp from 'sharp';
 import { expect, seriousAxeViolations, test, screenshotDir } from './fixtures.ts';
-import { cleanUpAgentArea, signIn } from './agent-area-support.ts';
+import { addAna, cleanUpAgentArea, signIn } from './agent-area-support.ts';
 import { until } from '../support/until.ts';
 
 const shots = screenshotDir('agent-area');
@@ -20,9 +20,7 @@ test.describe("the agents' area: her profile, the team, her listings' weeks", ()
     data,
     consoleErrors,
   }) => {
-    const [ana] = await data.sql<{ id: string }>(
-      "insert into public.agents (first_name, last_name, email, country_code) values ('Ana', 'Móvil', 'ana.movil@example.com', 'EC') returning id::text as id",
-    );
+    const ana = { id: await addAna(data) };
     const [place] = await data.sql<{ path: string; name: string }>(
       "select path, name from internal.places where kind = 'sector' and name ~ '^[A-Za-z]{5,}$' order by listings desc limit 1",
     );
@@ -42,7 +40,7 @@ test.describe("the agents' area: her profile, the team, her listings' weeks", ()
     expect(
       (
         await data.sql<{ about_es: string | null }>('select about_es from public.agents where id = $1::bigint', [
-          ana!.id,
+          ana.id,
         ])
       )[0]?.about_es,
     ).toBeNull();
@@ -71,7 +69,7 @@ test.describe("the agents' area: her profile, the team, her listings' weeks", ()
       picture: string;
       facebook: string;
     }>('select about_es, languages, locations_served, picture, facebook from public.agents where id = $1::bigint', [
-      ana!.id,
+      ana.id,
     ]);
     expect(row).toMatchObject({
       about_es: 'Vendo casas en Quito desde 2015.',
@@ -93,10 +91,10 @@ test.describe("the agents' area: her profile, the team, her listings' weeks", ()
     await kit.getByLabel('Tu color (botones y enlaces)').fill('#7a1f5c');
     await expect(kit.getByLabel('El código para tu web')).toHaveValue(
       new RegExp(
-        `<exp-property-search lead-agent-id="${ana!.id}" lang="es" style="--exp-color-primary: #7a1f5c"></exp-property-search>`,
+        `<exp-property-search lead-agent-id="${ana.id}" lang="es" style="--exp-color-primary: #7a1f5c"></exp-property-search>`,
       ),
     );
-    await expect(kit.locator('[part="kit-preview"] exp-property-search')).toHaveAttribute('lead-agent-id', ana!.id);
+    await expect(kit.locator('[part="kit-preview"] exp-property-search')).toHaveAttribute('lead-agent-id', ana.id);
     const plugin = await fetch(
       new URL(
         (await kit.getByRole('link', { name: 'Descargar el plugin de WordPress' }).getAttribute('href')) ?? '',
@@ -107,7 +105,7 @@ test.describe("the agents' area: her profile, the team, her listings' weeks", ()
     expect(await seriousAxeViolations(page)).toEqual([]);
     await page.screenshot({ path: join(shots, 'kit-390.png'), fullPage: true });
     // her public page, as a crawler reads it: the Spanish about and her photo
-    const html = await (await fetch(`${data.url}/es/findanagent/${ana!.id}`)).text();
+    const html = await (await fetch(`${data.url}/es/findanagent/${ana.id}`)).text();
     expect(html).toContain('Vendo casas en Quito desde 2015.');
     expect(html).toContain(row!.picture);
     expect(consoleErrors).toEqual(['Failed to load resource: the server responded with a status of 400 (Bad Request)']);
@@ -190,13 +188,11 @@ test.describe("the agents' area: her profile, the team, her listings' weeks", ()
     data,
     consoleErrors,
   }) => {
-    const [ana] = await data.sql<{ id: string }>(
-      "insert into public.agents (first_name, last_name, email, country_code) values ('Ana', 'Móvil', 'ana.movil@example.com', 'EC') returning id::text as id",
-    );
+    const ana = { id: await addAna(data) };
     const [listing] = await data.sql<{ id: string; title: string; before: string | null }>(
       `with one as (select id, agent_id from internal.listings where is_public and country_code = 'EC' and operation = 'sale' order by id desc offset 3 limit 1)
        update internal.listings l set agent_id = $1::bigint from one where l.id = one.id returning l.id::text as id, l.title, one.agent_id::text as before`,
-      [ana!.id],
+      [ana.id],
     );
     try {
       // a visitor: the listing's page, and its heart
@@ -242,9 +238,7 @@ test.describe("the agents' area: her profile, the team, her listings' weeks", ()
     page,
     data,
   }) => {
-    await data.sql(
-      "insert into public.agents (first_name, last_name, email, country_code) values ('Ana', 'Móvil', 'ana.movil@example.com', 'EC')",
-    );
+    await addAna(data);
     // the database away: the data API answers her leads as PostgREST does then
     let away = true;
     await page.route(/\/rest\/v1\/rpc\/my_leads/, (route) =>
@@ -287,9 +281,7 @@ test.describe("the agents' area: her profile, the team, her listings' weeks", ()
     page,
     data,
   }) => {
-    await data.sql(
-      "insert into public.agents (first_name, last_name, email, country_code) values ('Ana', 'Móvil', 'ana.movil@example.com', 'EC')",
-    );
+    await addAna(data);
     // the network drops the calendar's code (the tabs other than her leads are their own chunks: docs/agent-area.md "Speed")
     let offline = true;
     await page.route(/\/chunks\/visits-[^/]*\.js/, (route) =>

@@ -36,6 +36,14 @@ export async function signIn(page: Page, data: { outboxDir: string }, email: str
   await area.getByRole('button', { name: 'Entrar' }).click();
 }
 
+/** Ana Móvil, an agent of the office, whom the area's tests sign in as (cleanUpAgentArea takes her away): her id. */
+export async function addAna(data: Pick<TestServer, 'sql'>): Promise<string> {
+  const [ana] = await data.sql<{ id: string }>(
+    "insert into public.agents (first_name, last_name, email, country_code) values ('Ana', 'Móvil', 'ana.movil@example.com', 'EC') returning id::text as id",
+  );
+  return String(ana?.id);
+}
+
 /** The worker's database is shared with the other specs (the directory counts its agents): what a test of the area adds, it takes away. */
 export async function cleanUpAgentArea(data: Pick<TestServer, 'sql'>): Promise<void> {
   await data.sql("delete from public.inquiries where idempotency_key like 'e2e-area-%'");

@@ -9,7 +9,7 @@
  */
 import { join } from 'node:path';
 import { expect, seriousAxeViolations, test, screenshotDir } from './fixtures.ts';
-import { cleanUpAgentArea, mails, signIn, to } from './agent-area-support.ts';
+import { addAna, cleanUpAgentArea, mails, signIn, to } from './agent-area-support.ts';
 import { readFileSync } from 'node:fs';
 
 const shots = screenshotDir('agent-area');
@@ -155,27 +155,25 @@ test.describe("the agents' area", () => {
     data,
     consoleErrors,
   }) => {
-    const [ana] = await data.sql<{ id: string }>(
-      "insert into public.agents (first_name, last_name, email, country_code) values ('Ana', 'Móvil', 'ana.movil@example.com', 'EC') returning id::text as id",
-    );
+    const ana = { id: await addAna(data) };
     const [listing] = await data.sql<{ id: string; title: string }>(
       "select id::text as id, title from internal.listings where is_public and country_code = 'EC' order by id limit 1",
     );
     const open = (
       await data.sql<{ t: string }>(
         "select to_json(t)#>>'{}' as t from internal.open_visit_times($1::bigint, internal.now(), internal.now() + interval '14 days') t",
-        [ana!.id],
+        [ana.id],
       )
     ).map((r) => r.t);
     const [lead] = await data.sql<{ id: string }>(
       `insert into public.inquiries (idempotency_key, name, email, message, recipient_email, recipient_kind, lead_agent_id, listing_id, lang)
        values ('e2e-area-visit', 'Vera Visita', 'vera.visita@example.com', 'Quisiera verla', 'ana.movil@example.com', 'lead_agent', $1::bigint, $2::bigint, 'es') returning id::text as id`,
-      [ana!.id, listing!.id],
+      [ana.id, listing!.id],
     );
     const [request] = await data.sql<{ id: string }>(
       `insert into internal.visit_requests (inquiry_id, listing_id, agent_id, recipient_email, mode, proposed, name, email, lang)
        values ($1::uuid, $2::bigint, $3::bigint, 'ana.movil@example.com', 'in_person', $4::timestamptz[], 'Vera Visita', 'vera.visita@example.com', 'es') returning id::text as id`,
-      [lead!.id, listing!.id, ana!.id, [open[2], open[3]]],
+      [lead!.id, listing!.id, ana.id, [open[2], open[3]]],
     );
 
     await page.setViewportSize({ width: 390, height: 844 });
@@ -227,9 +225,9 @@ test.describe("the agents' area", () => {
     await sunday.getByLabel('Hasta').nth(1).fill('13:00');
     await hours.getByRole('button', { name: 'Guardar el horario' }).click();
     await expect(hours.getByText('Dos periodos del mismo día se solapan.')).toBeVisible();
-    expect(
-      await data.sql('select 1 from internal.agent_visiting_hours where agent_id = $1::bigint', [ana!.id]),
-    ).toEqual([]);
+    expect(await data.sql('select 1 from internal.agent_visiting_hours where agent_id = $1::bigint', [ana.id])).toEqual(
+      [],
+    );
     await sunday.getByRole('button', { name: /^Quitar domingo de 11:00/ }).click();
     await hours.getByRole('button', { name: 'Guardar el horario' }).click();
     await expect(hours.getByText('Guardado: las nuevas solicitudes siguen este horario desde ahora.')).toBeVisible();
@@ -237,7 +235,7 @@ test.describe("the agents' area", () => {
     const times = (
       await data.sql<{ t: string }>("select to_json(t)#>>'{}' as t from public.visit_times($1::bigint, $2::bigint) t", [
         listing!.id,
-        ana!.id,
+        ana.id,
       ])
     ).map((r) => new Date(Date.parse(r.t) - 5 * 3_600_000));
     expect(times.length).toBeGreaterThan(0);

@@ -4,6 +4,14 @@
  */
 let made = 0;
 
+/** A visitor writing from Spain (her phone's +34, her browser's clock in Madrid: the visits' tests). */
+export const FROM_MADRID = {
+  name: 'Lucía Viajera',
+  phone: '+34 600 000 000',
+  message: 'Desde Madrid',
+  propertyTitle: 'x',
+};
+
 export function inquiryBody<T extends Record<string, unknown>>(over: T = {} as T): Record<string, unknown> & T {
   return {
     name: 'Diego Andrade',

@@ -16,6 +16,7 @@ import type { agentAreaAttributes } from './agent-area.attributes.ts';
 import { Leads } from './leads.tsx';
 import { field, link, primary } from './ui.ts';
 import { Failed, Loading } from './status.tsx';
+import { useLoad } from './use-load.ts';
 
 export function AgentArea({ phoneCountryCode }: ElementProps<typeof agentAreaAttributes>) {
   const { t, api } = useElement();
@@ -302,19 +303,13 @@ function Signed({ id, session, phoneCountryCode }: { id: string; session: Sessio
 function Part({ load, ...props }: PartProps & { load: () => Promise<ComponentType<PartProps>> }) {
   const [loaded, setLoaded] = useState<{ Component: ComponentType<PartProps> } | 'failed' | null>(null);
   const [attempt, setAttempt] = useState(0);
-  useEffect(() => {
-    let live = true;
-    load().then(
-      (Component) => live && setLoaded({ Component }),
-      (error: unknown) => {
-        console.error('[exp-agent-area] a tab did not load:', error);
-        if (live) setLoaded('failed');
-      },
-    );
-    return () => {
-      live = false;
-    };
-  }, [load, attempt]);
+  useLoad(
+    load,
+    (Component) => setLoaded({ Component }),
+    () => setLoaded('failed'),
+    'load a tab',
+    [load, attempt],
+  );
   if (loaded === 'failed')
     return (
       <Failed

@@ -6,12 +6,13 @@
  */
 import texts from 'virtual:exp-texts/lazy/agent-area/hours';
 import type { Session } from '@supabase/auth-js';
-import { useEffect, useState, type FormEvent } from 'react';
+import { useState, type FormEvent } from 'react';
 import { ecuadorDay } from '../../core/protocol/calendar.ts';
 import { getMyHours, setMyHours, type VisitingHours, type VisitingPeriod } from '../lib/data/agent-area.ts';
 import { useElement } from '../lib/element.tsx';
 import { card, field, link, primary, secondary } from './ui.ts';
 import { addTexts } from '../lib/i18n.ts';
+import { useLoad } from './use-load.ts';
 
 await addTexts(texts);
 
@@ -43,19 +44,13 @@ export function Hours({ id, session }: { id: string; session: Session }) {
       setDaysOff(h.days_off);
     }
   };
-  useEffect(() => {
-    let live = true;
-    getMyHours(api, session).then(
-      (h) => live && show(h),
-      (error: unknown) => {
-        console.error('[exp-agent-area] could not load the hours:', error);
-        if (live) setMessage('agentArea.failed');
-      },
-    );
-    return () => {
-      live = false;
-    };
-  }, [api, session]);
+  useLoad(
+    () => getMyHours(api, session),
+    show,
+    () => setMessage('agentArea.failed'),
+    'load the hours',
+    [api, session],
+  );
 
   const change = (i: number, part: Partial<VisitingPeriod>) =>
     setHours(hours.map((h, j) => (j === i ? { ...h, ...part } : h)));

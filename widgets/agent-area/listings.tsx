@@ -5,13 +5,14 @@
  */
 import texts from 'virtual:exp-texts/lazy/agent-area/listings';
 import type { Session } from '@supabase/auth-js';
-import { useEffect, useMemo, useState } from 'react';
+import { useMemo, useState } from 'react';
 import { formatPrice } from '../../core/protocol/format.ts';
 import { getMyListingFigures, type ListingFigures } from '../lib/data/agent-area.ts';
 import { useElement } from '../lib/element.tsx';
 import { card } from './ui.ts';
 import { ListStatus } from './status.tsx';
 import { addTexts } from '../lib/i18n.ts';
+import { useLoad } from './use-load.ts';
 
 await addTexts(texts);
 
@@ -22,19 +23,13 @@ export function Listings({ id, session }: { id: string; session: Session }) {
   const [listings, setListings] = useState<ListingFigures[] | null>(null);
   const [failed, setFailed] = useState(false);
   const [attempt, setAttempt] = useState(0);
-  useEffect(() => {
-    let live = true;
-    getMyListingFigures(api, session).then(
-      (rows) => live && setListings(rows),
-      (error: unknown) => {
-        console.error('[exp-agent-area] could not load the figures:', error);
-        if (live) setFailed(true);
-      },
-    );
-    return () => {
-      live = false;
-    };
-  }, [api, session, attempt]);
+  useLoad(
+    () => getMyListingFigures(api, session),
+    setListings,
+    () => setFailed(true),
+    'load the figures',
+    [api, session, attempt],
+  );
   const weekFormat = useMemo(
     () =>
       new Intl.DateTimeFormat(lang === 'es' ? 'es-EC' : 'en-GB', { day: 'numeric', month: 'short', timeZone: 'UTC' }),

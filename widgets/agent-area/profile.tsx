@@ -16,6 +16,7 @@ import { getPlaceSuggestions, type PlaceSuggestion } from '../lib/data/places.ts
 import { useElement } from '../lib/element.tsx';
 import { card, field, link, primary, secondary } from './ui.ts';
 import { addTexts } from '../lib/i18n.ts';
+import { useLoad } from './use-load.ts';
 
 await addTexts(texts);
 
@@ -59,19 +60,13 @@ export function Profile({ id, session }: { id: string; session: Session }) {
       setPlaces(p.places);
     }
   };
-  useEffect(() => {
-    let live = true;
-    getMyProfile(api, session).then(
-      (p) => live && show(p),
-      (error: unknown) => {
-        console.error('[exp-agent-area] could not load the profile:', error);
-        if (live) setMessage('agentArea.failed');
-      },
-    );
-    return () => {
-      live = false;
-    };
-  }, [api, session]);
+  useLoad(
+    () => getMyProfile(api, session),
+    show,
+    () => setMessage('agentArea.failed'),
+    'load the profile',
+    [api, session],
+  );
 
   const save = async (e: FormEvent) => {
     e.preventDefault();

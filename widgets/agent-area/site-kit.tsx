@@ -6,13 +6,14 @@
  */
 import texts from 'virtual:exp-texts/lazy/agent-area/site-kit';
 import type { Session } from '@supabase/auth-js';
-import { createElement, Fragment, useEffect, useId, useMemo, useState, type CSSProperties } from 'react';
+import { createElement, Fragment, useId, useMemo, useState, type CSSProperties } from 'react';
 import { getMyProfile } from '../lib/data/agent-area.ts';
 import { useElement } from '../lib/element.tsx';
 import { DEFAULT_COLOR, HEX, KINDS, kitAttributes, kitSnippet, type Kind } from './kit.ts';
 import { card, field, primary, secondary } from './ui.ts';
 import { Failed, Loading } from './status.tsx';
 import { addTexts } from '../lib/i18n.ts';
+import { useLoad } from './use-load.ts';
 
 await addTexts(texts);
 
@@ -22,19 +23,13 @@ export function SiteKit({ id, session }: { id: string; session: Session }) {
   // undefined while it is asked; 'failed' when it could not be (not "the team's account")
   const [agentId, setAgentId] = useState<number | null | undefined | 'failed'>(undefined);
   const [attempt, setAttempt] = useState(0);
-  useEffect(() => {
-    let live = true;
-    getMyProfile(api, session).then(
-      (p) => live && setAgentId(p ? p.id : null),
-      (error: unknown) => {
-        console.error('[exp-agent-area] could not load the profile:', error);
-        if (live) setAgentId('failed');
-      },
-    );
-    return () => {
-      live = false;
-    };
-  }, [api, session, attempt]);
+  useLoad(
+    () => getMyProfile(api, session),
+    (p) => setAgentId(p ? p.id : null),
+    () => setAgentId('failed'),
+    'load the profile',
+    [api, session, attempt],
+  );
   if (agentId === undefined) return <Loading />;
   if (agentId === 'failed')
     return (

@@ -25,6 +25,7 @@ import { useElement } from '../lib/element.tsx';
 import { card, field, link, primary, secondary } from './ui.ts';
 import { Failed, Loading } from './status.tsx';
 import { addTexts } from '../lib/i18n.ts';
+import { useLoad } from './use-load.ts';
 
 await addTexts(texts);
 
@@ -95,19 +96,13 @@ function Privacy({ id, session }: { id: string; session: Session }) {
     setOverview(null);
     setAttempt((n) => n + 1);
   };
-  useEffect(() => {
-    let live = true;
-    getPrivacyOverview(api, session).then(
-      (o) => live && setOverview(o),
-      (error: unknown) => {
-        console.error('[exp-agent-area] could not read the privacy requests:', error);
-        if (live) setOverview('failed');
-      },
-    );
-    return () => {
-      live = false;
-    };
-  }, [api, session, attempt]);
+  useLoad(
+    () => getPrivacyOverview(api, session),
+    setOverview,
+    () => setOverview('failed'),
+    'read the privacy requests',
+    [api, session, attempt],
+  );
   const times = ecuadorTimes(t);
   const when = (at: string) => times.format(new Date(at));
   return (
@@ -264,16 +259,14 @@ function RoutingEditor({ id, session, agents }: { id: string; session: Session; 
   const own = useId();
   const [routing, setRouting] = useState<Routing | null>(null);
   const [message, setMessage] = useState('');
-  useEffect(() => {
-    let live = true;
-    getRouting(api, session).then(
-      (r) => live && setRouting(r),
-      (error: unknown) => console.error('[exp-agent-area] could not load the routing:', error),
-    );
-    return () => {
-      live = false;
-    };
-  }, [api, session]);
+  // (a routing that cannot be read is not shown: the team's page says the rest)
+  useLoad(
+    () => getRouting(api, session),
+    setRouting,
+    () => {},
+    'load the routing',
+    [api, session],
+  );
   if (!routing) return null;
   const change = (i: number, part: Partial<RoutingRule>) =>
     setRouting({ ...routing, rules: routing.rules.map((r, j) => (j === i ? { ...r, ...part } : r)) });
