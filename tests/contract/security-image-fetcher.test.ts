@@ -80,6 +80,9 @@ function hostileImageHost(secretPort: () => number, goodJpeg: Buffer) {
   return { server, hits, streamed: () => streamed };
 }
 
+/** the page host's whole deadline for a photo it makes a preview of, in this test */
+const IMAGE_DEADLINE_MS = 2500;
+
 describe('the image fetcher, against a hostile image host on the allow-list', () => {
   let server: TestServer;
   let cacheDir: string;
@@ -102,7 +105,7 @@ describe('the image fetcher, against a hostile image host on the allow-list', ()
       site: {
         imageCacheDir: cacheDir,
         imageHosts: [`http://127.0.0.1:${hostPort}`],
-        imageTimeouts: { connectMs: 1000, totalMs: 2500 },
+        imageTimeouts: { connectMs: 1000, totalMs: IMAGE_DEADLINE_MS },
       },
     });
   });
@@ -164,7 +167,8 @@ describe('the image fetcher, against a hostile image host on the allow-list', ()
       // the default picture, kept only briefly (the photo may come back)
       expect(shot.body.equals(fallback.body), path).toBe(true);
       expect(shot.cache, path).toBe('public, max-age=600, s-maxage=600');
-      expect(shot.ms, path).toBeLessThan(6000);
+      // (a host that hangs is cut at the deadline: three times it, for a loaded machine)
+      expect(shot.ms, path).toBeLessThan(3 * IMAGE_DEADLINE_MS);
     }
     // also sources that were never on the list
     for (const source of [
