@@ -2,6 +2,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { defineConfig, type Plugin, type UserConfig } from 'vite';
 import { ecuadorOutline } from './scripts/ecuador-outline.ts';
+import { finishedCode } from './scripts/finished-code.ts';
 import { olTrim } from './scripts/ol-trim.ts';
 import { inlineSiteCss, siteHead } from './scripts/site-html.ts';
 import { widgetStyles } from './scripts/widget-styles.ts';
@@ -151,6 +152,7 @@ export default defineConfig(({ mode }): UserConfig => {
       widgetTexts(),
       ecuadorOutline({ asset: !single }),
       olTrim(),
+      finishedCode(),
     ],
     // assets are found relative to the chunk that needs them (import.meta.url), from any origin
     base: './',
