@@ -197,7 +197,10 @@ test.describe("the agents' area: her profile, the team, her listings' weeks", ()
     try {
       // a visitor: the listing's page, and its heart
       await page.setViewportSize({ width: 390, height: 844 });
+      // the view's request ends: its answer is read (one left unread held the request open, and the page never idle)
+      const viewCounted = page.waitForEvent('requestfinished', (r) => r.url().endsWith('/functions/v1/listing-events'));
       await page.goto(`${data.url}/es/properties/${listing!.id}`);
+      await viewCounted;
       const detail = page.locator('exp-property-detail');
       await detail.locator('[part~="save-button"]').first().click();
       await until(

@@ -45,8 +45,8 @@ export { expect };
 
 /**
  * Every kind of page the server answers, once each: the site's own (core/routes.ts SITE_ROUTES), a
- * place's search, an agent's profile, the country's and a city's market, and the 404 (a listing's
- * address comes from the data: listingPath).
+ * place's search, an agent's profile, the country's and a city's market, the new developments and
+ * one of them, and the 404 (a listing's address comes from the data: listingPath).
  */
 export const EVERY_PAGE: readonly string[] = [
   ...SITE_ROUTES.map((r) => r.path),
@@ -54,6 +54,8 @@ export const EVERY_PAGE: readonly string[] = [
   '/findanagent/1',
   '/market',
   '/market/quito',
+  '/projects',
+  '/projects/altos-de-la-carolina',
   '/no-such-page',
 ];
 

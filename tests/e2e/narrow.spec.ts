@@ -3,9 +3,13 @@
  * Spanish. Nothing is cut off on the right: no text or control ends beyond the window (or beyond
  * the dialog it sits in), and neither the page nor any scrolling box in it scrolls sideways. Things
  * that are meant to sit outside (the carousel's other photos, the map's canvas, a closed side
- * panel) are inside a box that clips them, and are left out.
+ * panel) are inside a box that clips them, and are left out. A strip of photos swiped sideways on
+ * purpose (a box that scrolls with `scroll-snap-type: x`, a project's gallery) may scroll, and clips
+ * its photos.
  */
 import type { Page } from '@playwright/test';
+import { listingPath } from '../../core/routes.ts';
+import type { Lang } from '../../core/lang.ts';
 import { EVERY_PAGE, expect, test } from './fixtures.ts';
 
 /** Elements whose right edge passes the right edge of the window or of their dialog, unless a clipping ancestor hides it. */
@@ -13,6 +17,7 @@ async function cutOff(page: Page): Promise<string[]> {
   return page.evaluate(() => {
     const out: string[] = [];
     const width = document.documentElement.clientWidth;
+    const swipeStrip = (s: CSSStyleDeclaration) => /(auto|scroll)/.test(s.overflowX) && /\bx\b/.test(s.scrollSnapType);
     const clips = (el: Element): boolean => {
       for (
         let p: Element | null = el.parentElement ?? (el.getRootNode() as ShadowRoot).host ?? null;
@@ -21,7 +26,8 @@ async function cutOff(page: Page): Promise<string[]> {
       ) {
         if (p === document.documentElement || p === document.body) return false;
         const s = getComputedStyle(p);
-        if (/(hidden|clip)/.test(s.overflowX) && p.getBoundingClientRect().right <= width + 1) return true;
+        if ((/(hidden|clip)/.test(s.overflowX) || swipeStrip(s)) && p.getBoundingClientRect().right <= width + 1)
+          return true;
         if (s.visibility === 'hidden' || s.display === 'none') return true;
       }
       return false;
@@ -36,6 +42,7 @@ async function cutOff(page: Page): Promise<string[]> {
         // a box that scrolls must not have to scroll sideways
         if (
           /(auto|scroll)/.test(s.overflowX) &&
+          !swipeStrip(s) &&
           el.scrollWidth > el.clientWidth + 1 &&
           el.localName !== 'html' &&
           el.localName !== 'body'
@@ -59,12 +66,18 @@ async function cutOff(page: Page): Promise<string[]> {
 }
 
 for (const width of [320, 390]) {
-  for (const lang of ['en', 'es']) {
+  for (const lang of ['en', 'es'] as const satisfies readonly Lang[]) {
     test(`nothing is cut off at ${width} px in ${lang}: every page`, async ({ page, data }) => {
       test.setTimeout(120_000);
       await page.setViewportSize({ width, height: 800 });
-      for (const path of EVERY_PAGE) {
-        await page.goto(`${data.url}${path}?lang=${lang}`);
+      const [listing] = await data.sql<{ id: string; title: string }>(
+        "select id::text as id, title from internal.listings where status = '1' and country_code = 'EC' and project_id is null order by id limit 1",
+      );
+      for (const path of [
+        ...EVERY_PAGE.map((p) => `${p}?lang=${lang}`),
+        listingPath(String(listing?.id), listing?.title, lang),
+      ]) {
+        await page.goto(`${data.url}${path}`);
         await page.waitForLoadState('networkidle');
         await page.waitForTimeout(300);
         expect(await cutOff(page), `${path} at ${width} px (${lang})`).toEqual([]);

@@ -11,5 +11,8 @@ export function countListingEvent(config: ApiConfig, listingId: string, event: '
     keepalive: true,
     headers: { ...authHeaders(config), 'Content-Type': 'application/json' },
     body: JSON.stringify({ listingId, event }),
-  }).catch(() => {});
+  })
+    // the answer is read to its end, so the request ends (an unread answer holds it open)
+    .then((res) => res.text())
+    .catch(() => {});
 }
