@@ -239,7 +239,9 @@ describe('a database prepared as a hosted project, migrated by the Supabase CLI:
       expect(await search(1000)).toBe('429');
       expect(await search(24)).toBe('rows 24');
       await end();
-      expect(await search(1000)).toMatch(/^rows \d{3}/);
+      // (its turn come, it is served: 100 rows, past the two pages that take turns, not the 1,000 a
+      // loaded machine may not read within the public key's 500 ms)
+      expect(await search(100)).toBe('rows 100');
       expect(await hold('198.51.100.6', '/agents')).toBe('admitted');
       await end();
       // a signed-in role is not the public key's share

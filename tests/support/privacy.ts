@@ -127,12 +127,19 @@ function privacyOn(suiteOf: () => PrivacySuite) {
   };
   /** Her data's page, opened through a link mailed to her: its session and what it shows. */
   const openData = async (email: string) => {
+    const before = (await mailsTo(email)).length;
     expect((await call({ action: 'ask', email, lang: 'es' })).status).toBe(200);
-    const mail = (await mailsTo(email)).at(-1) ?? '';
-    const token =
+    // the link of a mail sent after she asked (the last mail found may be an earlier one while
+    // hers is still being sent by the server's own round: a loaded machine)
+    const linkOf = (mail: string) =>
       /\/es\/privacidad\/mis-datos\?token=([A-Za-z0-9_-]{43})/.exec(
         mail.replace(/=\r?\n/g, '').replace(/=3D/g, '='),
-      )?.[1] ?? '';
+      )?.[1];
+    const token = await until(
+      async () => (await mailsTo(email)).slice(before).map(linkOf).find(Boolean),
+      20_000,
+      `a mail to ${email} with the link to her data`,
+    );
     const opened = await call({ action: 'open', token });
     expect(opened.status).toBe(200);
     return {
