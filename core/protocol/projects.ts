@@ -154,13 +154,21 @@ export function projectLine(p: Project, t: Translate): string {
     .join(' · ');
 }
 
-/** A unit type's row of the table: its type and bedrooms, its areas and its prices. */
-export function unitTypeCells(u: UnitType, t: Translate): { name: string; area: string; price: string } {
+/**
+ * A unit type's row of the table (its type and bedrooms, its areas and its prices), and its choice
+ * in the payment plan's select: its model and type, the price the plan starts from, then its areas
+ * (a phone cuts a select's text at its end: at 320 px after about 39 characters).
+ */
+export function unitTypeCells(
+  u: UnitType,
+  t: Translate,
+): { name: string; area: string; price: string; choice: string } {
+  const area = u.areaMin === u.areaMax ? formatArea(u.areaMin) : `${formatCount(u.areaMin)}-${formatArea(u.areaMax)}`;
+  const kind = [u.model, typeLabel(u.type, t)].filter(Boolean).join(' · ');
   return {
-    name: [u.model, typeLabel(u.type, t), t('projects.bedrooms', { count: u.bedrooms, range: String(u.bedrooms) })]
-      .filter(Boolean)
-      .join(' · '),
-    area: u.areaMin === u.areaMax ? formatArea(u.areaMin) : `${formatCount(u.areaMin)}-${formatArea(u.areaMax)}`,
+    name: [kind, t('projects.bedrooms', { count: u.bedrooms, range: String(u.bedrooms) })].join(' · '),
+    area,
     price: u.priceMin === u.priceMax ? formatPrice(u.priceMin) : t('projects.from', { price: formatPrice(u.priceMin) }),
+    choice: `${kind}, ${formatPrice(u.priceMin)}, ${area}`,
   };
 }

@@ -6,7 +6,7 @@
 import type { ReactNode } from 'react';
 import type { Lang } from '../../core/lang.ts';
 import { SITE } from '../../core/site.ts';
-import { formatAmount, formatNumber, formatPrice } from '../../core/protocol/format.ts';
+import { formatAmount, formatNumber } from '../../core/protocol/format.ts';
 import { paymentPlan, type PaymentPlan } from '../../core/protocol/payment-plan.ts';
 import { unitTypeCells, type Project, type UnitType } from '../../core/protocol/projects.ts';
 import { projectPath } from '../../core/routes.ts';
@@ -135,14 +135,11 @@ export function Plan({
         <label>
           {t('projects.plan.unit')}{' '}
           <select name="unit" defaultValue={unit?.id}>
-            {units.map((u) => {
-              const cells = unitTypeCells(u, t);
-              return (
-                <option key={u.id} value={u.id}>
-                  {`${cells.name}, ${cells.area}, ${formatPrice(u.priceMin)}`}
-                </option>
-              );
-            })}
+            {units.map((u) => (
+              <option key={u.id} value={u.id}>
+                {unitTypeCells(u, t).choice}
+              </option>
+            ))}
           </select>
         </label>{' '}
         <label>

@@ -197,6 +197,17 @@ describe('new developments', () => {
     const { status, doc } = await page(`${server.url}/projects/riverside-samborondon?unit=${unit?.id}&lender=biess`);
     expect(status).toBe(200);
     expect(doc.querySelector('select[name="unit"] option[selected]')?.getAttribute('value')).toBe(unit?.id);
+    // each unit's choice: its model and type, then its price, which a 320 px phone shows (the first 39
+    // characters of a select's text; the bedrooms, in the table above, made it 41 in Spanish), then its area
+    const es = (await page(`${server.url}/es/proyectos/riverside-samborondon`)).doc;
+    for (const option of [doc, es].flatMap((d) => [...d.querySelectorAll('select[name="unit"] option')])) {
+      const [, before = '', price = ''] = /^(.+?), (\$[\d,]+), [\d,.-]+ m²$/.exec(text(option)) ?? [];
+      expect(`${before}, ${price}`.length, text(option)).toBeLessThanOrEqual(39);
+      expect(price, text(option)).not.toBe('');
+    }
+    expect(text(doc.querySelector('select[name="unit"] option[selected]'))).toContain(
+      `, ${formatPrice(unit?.price_min as number)}, `,
+    );
     const cells = [...doc.querySelectorAll('table[data-plan] tr')].map((r) => [
       text(r.querySelector('th')),
       text(r.querySelector('td')),
