@@ -14,7 +14,17 @@ import { demandText, parseEstimate } from '../../protocol/valuation.ts';
 import { listingPath, localizedPath } from '../../routes.ts';
 import type { Composer } from '../outbox/worker.ts';
 import { estimateHome } from '../valuation.ts';
-import { button, listLinks, loadSearch, ourMail, page, site, translator, type AlertMailOptions } from './mail.ts';
+import {
+  button,
+  heading,
+  listLinks,
+  loadSearch,
+  ourMail,
+  page,
+  site,
+  translator,
+  type AlertMailOptions,
+} from './mail.ts';
 import { oneLine } from '../outbox/mail-header.ts';
 
 /** A comparable is news when it came on the market, or cut its price, within this many days. */
@@ -93,8 +103,7 @@ export function homeReportComposer(options: AlertMailOptions): Composer {
     const html = page(
       lang,
       subject,
-      `<h1 style="margin:0 0 4px;font-size:22px">${escapeHtml(t('mail.seller.report.heading', { month }))}</h1>
-<p style="margin:0 0 16px;color:#475569">${escapeHtml(t('mail.seller.report.intro'))}</p>
+      `${heading(t('mail.seller.report.heading', { month }), t('mail.seller.report.intro'))}
 ${e.value === null ? '' : `<p style="margin:0;font-size:32px;font-weight:bold">${escapeHtml(formatPrice(e.value))}</p>`}
 ${lines
   .slice(e.value === null ? 0 : 1)

@@ -127,6 +127,16 @@ export function page(lang: Lang, title: string, content: string, footer: string)
 </table></td></tr></table></body></html>`;
 }
 
+/**
+ * A mail's heading, and the grey line that says what the mail is about under it when it has one:
+ * one look for every mail of ours.
+ */
+export const heading = (text: string, lead?: string) =>
+  lead === undefined
+    ? `<h1 style="margin:0 0 12px;font-size:22px">${escapeHtml(text)}</h1>`
+    : `<h1 style="margin:0 0 4px;font-size:22px">${escapeHtml(text)}</h1>
+<p style="margin:0 0 16px;color:#475569">${escapeHtml(lead)}</p>`;
+
 export const button = (href: string, label: string) =>
   `<a href="${escapeHtml(href)}" style="display:inline-block;background:#123c69;color:#ffffff;text-decoration:none;font-weight:bold;padding:12px 24px;border-radius:999px">${escapeHtml(label)}</a>`;
 
@@ -212,7 +222,7 @@ function confirmComposer(options: AlertMailOptions): Composer {
     const html = page(
       search.lang,
       subject,
-      `<h1 style="margin:0 0 12px;font-size:22px">${escapeHtml(t('mail.alerts.confirm.heading'))}</h1>
+      `${heading(t('mail.alerts.confirm.heading'))}
 <p style="margin:0 0 12px">${escapeHtml(t(search.filters.operation === 'project' ? 'mail.alerts.confirm.introProjects' : 'mail.alerts.confirm.intro'))}</p>
 <p style="margin:0 0 4px;font-weight:bold">${escapeHtml(what)}</p>
 <p style="margin:0 0 20px;color:#475569">${escapeHtml(t('mail.alerts.confirm.frequency', { frequency }))}</p>
@@ -369,8 +379,7 @@ ${image ? `<td width="132" valign="top" style="padding-right:12px"><a href="${es
     const html = page(
       lang,
       subject,
-      `<h1 style="margin:0 0 4px;font-size:22px">${escapeHtml(t('mail.alerts.alert.heading'))}</h1>
-<p style="margin:0 0 12px;color:#475569">${escapeHtml(t('mail.alerts.alert.search', { search: what }))}</p>
+      `${heading(t('mail.alerts.alert.heading'), t('mail.alerts.alert.search', { search: what }))}
 <table role="presentation" width="100%" cellpadding="0" cellspacing="0">${rows.map((r) => r.html).join('\n')}</table>
 <p style="margin:20px 0 0">${button(seeAll, more)}</p>`,
       end.html,

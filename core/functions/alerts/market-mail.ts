@@ -17,6 +17,7 @@ import { marketPath, placeSearchPath } from '../../routes.ts';
 import type { Composer } from '../outbox/worker.ts';
 import {
   button,
+  heading,
   listLinks,
   loadSearch,
   ourMail,
@@ -127,8 +128,7 @@ export function marketComposer(options: AlertMailOptions): Composer {
     const html = page(
       lang,
       subject,
-      `<h1 style="margin:0 0 4px;font-size:22px">${escapeHtml(t('mail.alerts.market.heading', { place: follow.name, month: monthName }))}</h1>
-<p style="margin:0 0 16px;color:#475569">${escapeHtml(what)}</p>
+      `${heading(t('mail.alerts.market.heading', { place: follow.name, month: monthName }), what)}
 <p style="margin:0;color:#475569;font-size:14px">${escapeHtml(t('market.headline', { month: monthName }))}</p>
 <p style="margin:0 0 4px;font-size:32px;font-weight:bold">${escapeHtml(headline)}</p>
 ${parentNote ? `<p style="margin:0 0 8px;color:#475569;font-size:14px">${escapeHtml(parentNote)}</p>` : ''}

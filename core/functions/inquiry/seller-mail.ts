@@ -8,6 +8,7 @@
  *    typed goes in it but numbers and our own names (anyone may type any address).
  * Everything from the data is escaped in the HTML.
  */
+import { heading } from '../alerts/mail.ts';
 import { attributionLines } from '../outbox/attribution-lines.ts';
 import { oneLine, replyTo } from '../outbox/mail-header.ts';
 import { formatArea, formatCount, formatPrice } from '../../protocol/format.ts';
@@ -169,7 +170,7 @@ export function sellerAckComposer(options: InquiryMailOptions): Composer {
       link,
     ].join('\n');
     const html = `<!doctype html><html lang="${lang}"><body style="font-family:Arial,Helvetica,sans-serif;color:#0f172a;line-height:1.5">
-<h1 style="font-size:22px;margin:0 0 12px">${escapeHtml(t('mail.seller.ack.heading'))}</h1>
+${heading(t('mail.seller.ack.heading'))}
 <p>${escapeHtml(who)}</p>
 ${table(lines)}
 <p style="color:#475569;font-size:14px">${escapeHtml(t('valuation.disclaimer'))}</p>

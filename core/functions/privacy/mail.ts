@@ -9,7 +9,7 @@
  */
 import { escapeHtml } from '../../protocol/html.ts';
 import { localizedPath } from '../../routes.ts';
-import { button, ourMail, page, site, translator, type AlertMailOptions } from '../alerts/mail.ts';
+import { button, heading, ourMail, page, site, translator, type AlertMailOptions } from '../alerts/mail.ts';
 import { mailTexts } from '../outbox/bilingual.ts';
 import { oneLine } from '../outbox/mail-header.ts';
 import type { Composer } from '../outbox/worker.ts';
@@ -34,7 +34,7 @@ function linkComposer(options: AlertMailOptions): Composer {
     const html = page(
       request.lang,
       subject,
-      `<h1 style="margin:0 0 12px;font-size:22px">${escapeHtml(t('mail.privacy.link.heading'))}</h1>
+      `${heading(t('mail.privacy.link.heading'))}
 <p style="margin:0 0 20px">${escapeHtml(t('mail.privacy.link.intro'))}</p>
 <p style="margin:0 0 20px">${button(link, t('mail.privacy.link.button'))}</p>
 <p style="margin:0;color:#475569;font-size:14px">${escapeHtml(t('mail.privacy.link.expires', { hours: LINK_HOURS }))}</p>`,

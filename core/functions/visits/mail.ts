@@ -19,7 +19,16 @@ import { ECUADOR_TIME_ZONE, formatVisitTime } from '../../protocol/visit-time.ts
 import { ecuadorBeside } from '../../protocol/visits.ts';
 import type { Lang } from '../../lang.ts';
 import { listingPath, localizedPath } from '../../routes.ts';
-import { button, domainOf, page, site, translator, type AlertMailOptions, type T } from '../alerts/mail.ts';
+import {
+  button,
+  domainOf,
+  heading as mailHeading,
+  page,
+  site,
+  translator,
+  type AlertMailOptions,
+  type T,
+} from '../alerts/mail.ts';
 import { oneLine, replyTo } from '../outbox/mail-header.ts';
 import { mailTexts } from '../outbox/bilingual.ts';
 import type { Composer, MailMessage } from '../outbox/worker.ts';
@@ -230,7 +239,7 @@ function visitorComposer(options: AlertMailOptions, kind: Kind): Composer {
       note,
       ...links.map(([label, href]) => `${label}: ${href}`),
     ].join('\n');
-    const content = `<h1 style="font-size:22px;margin:0 0 12px">${escapeHtml(heading)}</h1>
+    const content = `${mailHeading(heading)}
 ${table(lines)}
 <p style="color:#475569">${escapeHtml(note)}</p>
 ${links.map(([label, href]) => `<a href="${escapeHtml(href)}" style="color:#1d4ed8;font-weight:bold;margin-right:16px">${escapeHtml(label)}</a>`).join(' ')}`;
@@ -280,7 +289,7 @@ function agentComposer(options: AlertMailOptions, kind: 'confirmed' | 'cancelled
       ...lines.map(([k, val]) => `${k}: ${val}`),
       ...(cancel ? ['', `${both('mail.visit.cancel')}: ${cancel}`] : []),
     ].join('\n');
-    const content = `<h1 style="font-size:22px;margin:0 0 12px">${escapeHtml(both(`mail.visit.agentMail.${kind}`))}</h1>
+    const content = `${mailHeading(both(`mail.visit.agentMail.${kind}`))}
 ${table(lines)}
 ${cancel ? `<p><a href="${escapeHtml(cancel)}" style="color:#1d4ed8;font-weight:bold">${escapeHtml(both('mail.visit.cancel'))}</a></p>` : ''}`;
     return {
