@@ -14,38 +14,23 @@ import { demandText, parseEstimate } from '../../protocol/valuation.ts';
 import { listingPath, localizedPath } from '../../routes.ts';
 import type { Composer } from '../outbox/worker.ts';
 import { estimateHome } from '../valuation.ts';
-import {
-  button,
-  heading,
-  listLinks,
-  loadSearch,
-  ourMail,
-  page,
-  site,
-  translator,
-  type AlertMailOptions,
-} from './mail.ts';
+import { button, heading, page, type AlertMailOptions } from './mail.ts';
+import { monthlyReportComposer } from './monthly-report.ts';
 import { oneLine } from '../outbox/mail-header.ts';
 
 /** A comparable is news when it came on the market, or cut its price, within this many days. */
 const NEWS_DAYS = 35;
 
 export function homeReportComposer(options: AlertMailOptions): Composer {
-  return async (sql, mail) => {
-    const [id = '', monthRef = ''] = mail.ref_id.split(':');
-    const search = await loadSearch(sql, id);
-    if (!search || search.status !== 'active' || !search.home || !/^\d{4}-\d{2}$/.test(monthRef)) return null;
+  return monthlyReportComposer(options, 'home', async ({ sql, search, monthRef, t, base, footer }) => {
     const made = await estimateHome(sql, search.home.facts);
     // facts the estimate no longer takes (a place gone from the index): nothing to say this month
     if ('field' in made) return null;
     const e = parseEstimate(made.estimate);
     const lang = search.lang;
-    const t = translator(options, lang);
-    const base = site(options);
     const month = formatMonth(monthRef, t);
     const place = e.place?.name ?? search.home.place?.name ?? '';
-    const { footer, headers } = await listLinks(sql, options, search, t);
-    const end = footer(t('mail.seller.report.why'));
+    const end = await footer(t('mail.seller.report.why'));
     const last = (search.home as { last_value?: number }).last_value;
     // what is new among its comparables: on the market or cheaper since about a month
     const news = e.comparables.length
@@ -126,12 +111,6 @@ ${lines
         "update internal.saved_searches set home = home || jsonb_build_object('last_value', $2::numeric) where id = $1",
         [search.id, e.value],
       );
-    return ourMail(options, `home-report-${mail.ref_id.replace(/\W/g, '-')}`, {
-      to: search.email,
-      subject,
-      text,
-      html,
-      headers,
-    });
-  };
+    return { subject, text, html };
+  });
 }

@@ -58,7 +58,7 @@ export const domainOf = (options: AlertMailOptions) =>
   options.domain ?? (new URL(options.siteUrl).hostname || 'localhost');
 export const site = (options: AlertMailOptions) => options.siteUrl.replace(/\/+$/, '');
 
-interface SearchRow extends Record<string, unknown> {
+export interface SearchRow extends Record<string, unknown> {
   id: string;
   email: string;
   filters: FilterArgs;

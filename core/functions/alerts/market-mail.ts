@@ -15,18 +15,8 @@ import { formatChange, parseMarketReport, typicalPrice, yearChange, type MarketF
 import { formatMonth } from '../../protocol/month.ts';
 import { marketPath, placeSearchPath } from '../../routes.ts';
 import type { Composer } from '../outbox/worker.ts';
-import {
-  button,
-  heading,
-  listLinks,
-  loadSearch,
-  ourMail,
-  page,
-  site,
-  translator,
-  type AlertMailOptions,
-  type T,
-} from './mail.ts';
+import { button, heading, page, type AlertMailOptions, type T } from './mail.ts';
+import { monthlyReportComposer } from './monthly-report.ts';
 import { oneLine } from '../outbox/mail-header.ts';
 
 /** Months the mail lists, the reported one last. */
@@ -43,11 +33,7 @@ const changeText = (figures: MarketFigure[], figure: MarketFigure, t: T) => {
 };
 
 export function marketComposer(options: AlertMailOptions): Composer {
-  return async (sql, mail) => {
-    const [id = '', monthRef = ''] = mail.ref_id.split(':');
-    const search = await loadSearch(sql, id);
-    // unsubscribed or paused since: nothing more is sent
-    if (!search || search.status !== 'active' || !search.market || !/^\d{4}-\d{2}$/.test(monthRef)) return null;
+  return monthlyReportComposer(options, 'market', async ({ sql, search, monthRef, t, base, footer }) => {
     const follow = search.market;
     const rows = await sql.query<{ report: unknown }>('select public.market_report($1, $2, 14) as report', [
       follow.place,
@@ -58,11 +44,8 @@ export function marketComposer(options: AlertMailOptions): Composer {
     const figure = report.all.find((f) => f.month === month);
     if (!figure || !(figure.median > 0)) return null;
     const lang = search.lang;
-    const t = translator(options, lang);
-    const base = site(options);
-    const { footer, headers } = await listLinks(sql, options, search, t);
     const what = describeAlert(search, t);
-    const end = footer(t('mail.alerts.market.why', { report: what }));
+    const end = await footer(t('mail.alerts.market.why', { report: what }));
     const monthName = formatMonth(month, t);
     const reportUrl = `${base}${marketPath(follow.place, lang)}`;
     const searchUrl = `${base}${placeSearchPath(figure.path, lang)}`;
@@ -151,12 +134,6 @@ ${table(
 <p style="margin:0"><a href="${escapeHtml(searchUrl)}" style="color:#1d4ed8">${escapeHtml(t('market.search', { place: figure.name }))}</a></p>`,
       end.html,
     );
-    return ourMail(options, `market-report-${mail.ref_id.replace(/\W/g, '-')}`, {
-      to: search.email,
-      subject,
-      text,
-      html,
-      headers,
-    });
-  };
+    return { subject, text, html };
+  });
 }
