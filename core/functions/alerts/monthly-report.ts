@@ -43,7 +43,7 @@ export function monthlyReportComposer<K extends Kind>(
     const search = await loadSearch(sql, id);
     if (!search || search.status !== 'active' || !search[kind] || !/^\d{4}-\d{2}$/.test(monthRef)) return null;
     const t = translator(options, search.lang);
-    let headers: Record<string, string> = {};
+    let headers: Record<string, string> | undefined;
     const made = await make({
       sql,
       search: search as MonthlyReport<K>['search'],
@@ -56,9 +56,13 @@ export function monthlyReportComposer<K extends Kind>(
         return links.footer(why);
       },
     });
-    return (
-      made &&
-      ourMail(options, `${kind}-report-${mail.ref_id.replace(/\W/g, '-')}`, { to: search.email, ...made, headers })
-    );
+    if (!made) return null;
+    // a mail of the month always says how to leave it (and a mail client's one-click unsubscribe)
+    if (!headers) throw new Error(`the ${kind} report was made without its footer`);
+    return ourMail(options, `${kind}-report-${mail.ref_id.replace(/\W/g, '-')}`, {
+      to: search.email,
+      ...made,
+      headers,
+    });
   };
 }
