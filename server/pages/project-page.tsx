@@ -285,7 +285,8 @@ export function renderProject(
           />
         )}
       </section>
-      <p>
+      {/* (set apart from the form's last line, as its sections are from each other) */}
+      <p className="market__section">
         <a href={projectPath(null, lang)}>{t('projects.all')}</a>
       </p>
     </article>,
