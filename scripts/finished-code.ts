@@ -1,5 +1,5 @@
 /**
- * The finished code without the minifier's marks (docs/benchmarks.md, "Weight"). Rolldown's
+ * The finished code without the minifier's marks (docs/benchmarks.md "Measured apart"). Rolldown's
  * minifier leaves a `@__PURE__` comment before each call it may drop, mostly React's JSX (about a
  * hundred in the runtime chunk, 0.5 KB gzip of the search page): they tell a bundler what it may
  * leave out, and nothing bundles our chunks again, so once the bundle is made each chunk is printed
