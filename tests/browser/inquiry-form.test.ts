@@ -55,12 +55,34 @@ describe('<exp-inquiry-form>', () => {
     expect(shadow<HTMLInputElement>(el, '[name="email"]').type).to.equal('email');
     expect(shadow<HTMLInputElement>(el, '[name="phone"]').autocomplete).to.equal('tel');
     expect(shadow<HTMLTextAreaElement>(el, '[name="message"]').rows).to.equal(4);
-    expect(shadow<HTMLTextAreaElement>(el, '[name="message"]').placeholder).to.not.equal('');
+    expect(shadow<HTMLTextAreaElement>(el, '[name="message"]').placeholder).to.equal(
+      'I would like to know more about this property...',
+    );
     const honeypot = shadow<HTMLInputElement>(el, '[name="website"]');
     expect(honeypot.tabIndex).to.equal(-1);
     // inside a 1px clipped box: people never see it
     expect((honeypot.closest('.exp-sr-only') as HTMLElement).getBoundingClientRect().width).to.be.at.most(1);
     await expectAccessible(el);
+  });
+
+  it("asks how it can help, not about 'this property', when it is addressed to an agent without a listing, in both languages", async () => {
+    const [agent] = await (await fetch(`${API_URL}/rest/v1/agents?select=id&order=id&limit=1`)).json();
+    for (const [lang, said] of [
+      ['en', 'How can we help you?'],
+      ['es', '¿En qué podemos ayudarte?'],
+    ] as const) {
+      const el = await mount(
+        `<exp-inquiry-form api-url="${API_URL}" agent-id="${agent.id}" lang="${lang}"></exp-inquiry-form>`,
+        'exp-inquiry-form',
+        'form',
+      );
+      await waitFor(
+        () => shadow<HTMLTextAreaElement>(el, '[name="message"]').placeholder === said,
+        5000,
+        `${lang} placeholder`,
+      );
+      cleanup();
+    }
   });
 
   it('says what is missing or wrong, in English and in Spanish, before sending anything', async () => {

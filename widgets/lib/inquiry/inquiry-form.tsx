@@ -257,7 +257,8 @@ export function InquiryForm({
           name="message"
           rows={4}
           maxLength={LIMITS.message}
-          placeholder={t('inquiry.messagePlaceholder')}
+          // about a listing, or to an agent or the team (an agent's page, a partner's contact page)
+          placeholder={target.propertyId ? t('inquiry.messagePlaceholder') : t('inquiry.messagePlaceholderContact')}
           value={values.message}
           onChange={(e) => set('message', e.target.value)}
           className={`${inputClass('message')} resize-y min-h-[96px]`}
