@@ -11,7 +11,16 @@ import { normaliseImages } from '../../core/protocol/listing.ts';
 import { monthlyPayment } from '../../core/protocol/payment.ts';
 import { listingPath } from '../../core/routes.ts';
 import { SITE } from '../../core/site.ts';
-import { expect, localeText, seriousAxeViolations, setClock, test, unstyled, screenshotDir } from './fixtures.ts';
+import {
+  expect,
+  localeText,
+  screenshotDir,
+  seriousAxeViolations,
+  setClock,
+  settled,
+  test,
+  unstyled,
+} from './fixtures.ts';
 
 const shots = screenshotDir('decide');
 
@@ -95,7 +104,7 @@ test.describe('deciding on a listing', () => {
       expect(await unstyled(page)).toEqual([]);
       for (const width of [1366, 390, 320]) {
         await page.setViewportSize({ width, height: width > 400 ? 900 : 720 });
-        await page.waitForTimeout(200);
+        await settled(page);
         expect(await page.evaluate(() => document.documentElement.scrollWidth), `${lang} ${width}`).toBeLessThanOrEqual(
           width,
         );
@@ -207,7 +216,7 @@ test.describe('deciding on a listing', () => {
     await dialog.screenshot({ path: resolve(shots, 'dialog-history-1366.png') });
     for (const width of [390, 320]) {
       await page.setViewportSize({ width, height: 800 });
-      await page.waitForTimeout(200);
+      await settled(page);
       await history.scrollIntoViewIfNeeded();
       await dialog.screenshot({ path: resolve(shots, `dialog-history-${width}.png`) });
     }
@@ -288,8 +297,8 @@ test.describe('deciding on a listing', () => {
     await expect(g.locator('[part="gallery-counter"]')).toHaveText(`Foto 1 de ${count}`);
     const area = g.locator('[part="gallery-photo"]');
     await expect(area).toBeVisible();
-    // the sheet's opening animation (200 ms) has ended
-    await tab.waitForTimeout(400);
+    // the sheet's opening animation has ended
+    await settled(tab);
     const b = (await area.boundingBox())!;
     const y = b.y + b.height / 2;
     // a finger, as the touch screen reports it: down, moving left, up (the browser makes the pointer events)
@@ -309,7 +318,7 @@ test.describe('deciding on a listing', () => {
     await expect(g.locator('[part="gallery-counter"]')).toHaveText(`Foto 1 de ${count}`);
     // a short or mostly vertical move is not a swipe
     await swipe(200, 180);
-    await tab.waitForTimeout(200);
+    await settled(tab);
     await expect(g.locator('[part="gallery-counter"]')).toHaveText(`Foto 1 de ${count}`);
     await swipe(320, 80);
     await expect(g.locator('[part="gallery-counter"]')).toHaveText(`Foto 2 de ${count}`);
@@ -348,7 +357,7 @@ test.describe('deciding on a listing', () => {
     const map = section.locator('[part="location-map"]');
     await expect(section.getByRole('heading', { name: 'Location' })).toBeVisible();
     // below a phone's first screen: no map until the visitor scrolls near it
-    await page.waitForTimeout(1500);
+    await settled(page);
     await expect(map).toHaveAttribute('data-status', 'waiting');
     await section.scrollIntoViewIfNeeded();
     await expect(map).toHaveAttribute('data-status', 'ready');

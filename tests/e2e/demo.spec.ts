@@ -9,7 +9,7 @@ import { resolve } from 'node:path';
 import type { Locator, Page } from '@playwright/test';
 import { pixelDifference } from '../support/pixels.ts';
 import { pageWeight, WEIGHT_BUDGETS } from '../support/weight.ts';
-import { ACTIVE, expect, fmt, PLACE_TEXT, test, screenshotDir } from './fixtures.ts';
+import { ACTIVE, expect, fmt, PLACE_TEXT, screenshotDir, settled, test } from './fixtures.ts';
 
 const shots = screenshotDir('demo');
 
@@ -34,7 +34,7 @@ async function partShot(page: Page, element: Locator, part: string, name: string
   await expect
     .poll(() => target.evaluate((el) => [...el.querySelectorAll('img')].every((i) => i.complete && i.naturalWidth > 0)))
     .toBe(true);
-  await page.waitForTimeout(300);
+  await settled(page);
   const png = await target.screenshot({ animations: 'disabled' });
   writeFileSync(resolve(shots, `${name}.png`), png);
   return png;
@@ -170,7 +170,7 @@ test.describe('embedding demos', () => {
     await page.evaluate(() =>
       (window as unknown as { i18next: { changeLanguage(l: string): Promise<unknown> } }).i18next.changeLanguage('es'),
     );
-    await page.waitForTimeout(300);
+    await settled(page);
     await expect(search.getByRole('button', { name: 'Search', exact: true })).toBeVisible();
     await expect(search.locator('[part="more-filters"]')).toContainText('More filters');
     await page.evaluate(() =>

@@ -5,7 +5,7 @@
  */
 import { mkdirSync, readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { test as base, expect, type BrowserContext, type Locator, type Page } from '@playwright/test';
+import { test as base, expect, type BrowserContext, type Locator, type Page, type Request } from '@playwright/test';
 import { startTestServer, type TestServer } from '../support/servers.ts';
 import { SITE_ROUTES } from '../../core/routes.ts';
 import { translate } from '../../core/translate.ts';
@@ -66,10 +66,107 @@ export function screenshotDir(name: string): string {
   return dir;
 }
 
-/** A browser context's clock (its pages' Date) at the run's instant, the servers' clock, running on from there. */
+/**
+ * A browser context's clock (its pages' Date) at the run's instant, the servers' clock, running on
+ * from there; and its requests followed, for settled().
+ */
 export async function setClock(context: BrowserContext): Promise<BrowserContext> {
   await context.addInitScript(shiftDate, pinSuiteClock());
+  followRequests(context);
   return context;
+}
+
+/**
+ * The requests of each context's pages not yet answered in full or failed (media streams left out:
+ * a looping video's never ends).
+ */
+const inFlight = new WeakMap<BrowserContext, Set<Request>>();
+
+function followRequests(context: BrowserContext): void {
+  if (inFlight.has(context)) return;
+  const open = new Set<Request>();
+  inFlight.set(context, open);
+  // a new document in the tab: what the one before asked for is not waited for (a request cut off
+  // with its document, or one a route answers after the page has gone on, reports no end)
+  const leaving = new WeakSet<Page>();
+  const follow = (page: Page) =>
+    page.on('framenavigated', (frame) => {
+      if (frame !== page.mainFrame() || !leaving.has(page)) return; // a same-document move (pushState, a hash) keeps them
+      leaving.delete(page);
+      for (const r of open) if (pageOf(r) === page) open.delete(r);
+    });
+  context.pages().forEach(follow);
+  context.on('page', follow);
+  context.on('request', (r) => {
+    const page = r.isNavigationRequest() ? pageOf(r) : null;
+    if (page && r.frame() === page.mainFrame()) leaving.add(page);
+    if (r.resourceType() !== 'media') open.add(r);
+  });
+  context.on('requestfinished', (r) => open.delete(r));
+  context.on('requestfailed', (r) => {
+    open.delete(r);
+    const page = r.isNavigationRequest() ? pageOf(r) : null;
+    if (page && r.frame() === page.mainFrame()) leaving.delete(page); // the tab stays on its document
+  });
+}
+
+const pageOf = (r: Request): Page | null => {
+  try {
+    return r.frame().page();
+  } catch {
+    return null; // a service worker's request has no frame
+  }
+};
+
+/**
+ * Waits until every timer the page has set with a delay of `ms` or less has fired: a page's timers
+ * fire in the order they are due (HTML's timer initialisation steps), so one set now for `ms` fires
+ * after them on any machine. For what a test finds absent that would come after a wait of the page's own.
+ */
+export async function timersPast(page: Page, ms: number): Promise<void> {
+  await page.evaluate((delay) => new Promise((done) => setTimeout(done, delay)), ms);
+}
+
+/** In the page: two frames drawn, then the browser idle (idle callbacks run in the order they were asked for, so every one asked before has run); whether no finite animation is running. */
+const QUIET_FRAME = () =>
+  new Promise<boolean>((done) =>
+    requestAnimationFrame(() =>
+      requestAnimationFrame(() =>
+        requestIdleCallback(
+          () =>
+            done(
+              document
+                .getAnimations()
+                .every((a) => a.playState !== 'running' || a.effect?.getComputedTiming().iterations === Infinity),
+            ),
+          // a page never idle (a loop of its own) still answers
+          { timeout: 2000 },
+        ),
+      ),
+    ),
+  );
+
+/**
+ * Waits until what the last step set going has come to rest, on any machine however loaded: no
+ * request of the page in flight, no finite animation running, two frames drawn and the browser idle
+ * since (a resized window laid out, an observer's, a frame's and an idle callback's work run), twice
+ * over with still no request. What a test then finds absent did not come; a fixed wait only hoped
+ * so. Work a page puts off with a timer of its own is waited for with timersPast() first.
+ */
+export async function settled(page: Page): Promise<void> {
+  const open = inFlight.get(page.context());
+  if (!open) throw new Error('settled() follows the requests of contexts made by the fixture or setClock()');
+  const mine = () => [...open].filter((r) => pageOf(r) === page);
+  const idle = () => mine().length === 0;
+  const quiet = async () => idle() && (await page.evaluate(QUIET_FRAME)) && idle();
+  try {
+    await expect.poll(async () => (await quiet()) && (await quiet()), { timeout: 20_000 }).toBe(true);
+  } catch (error) {
+    const left = mine().map((r) => r.url());
+    throw new Error(`the page did not settle: ${page.url()}; in flight: ${left.join(', ') || 'nothing'}`, {
+      cause: error,
+    });
+  }
 }
 
 /**

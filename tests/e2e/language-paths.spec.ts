@@ -9,7 +9,7 @@ import type { AddressInfo } from 'node:net';
 import { bootScript } from '../../scripts/site-html.ts';
 import { escapeHtml } from '../../core/fill.ts';
 import { HOSTILE_PATHS } from '../support/hostile-paths.ts';
-import { expect, setClock, test } from './fixtures.ts';
+import { expect, setClock, settled, test } from './fixtures.ts';
 
 test.describe('language paths', () => {
   test('a visitor who chose a language lands on the address in that language, query and hash kept', async ({
@@ -55,9 +55,10 @@ test.describe('language paths', () => {
         });
         for (const path of HOSTILE_PATHS) {
           await page.goto(`${data.url}${path}`, { waitUntil: 'domcontentloaded' }).catch(() => undefined);
-          // the boot script runs first in the head; a replace() it does happens at once
+          // the boot script runs first in the head: a replace() it does is a request of the page before it
+          // has parsed, which settled() waits out (the route above records it if it leaves)
           await page.waitForLoadState('domcontentloaded');
-          await page.waitForTimeout(100);
+          await settled(page);
           expect(new URL(page.url()).origin, `${path} (chose ${lang})`).toBe(origin);
         }
         await context.close();
@@ -106,7 +107,7 @@ test.describe('language paths', () => {
         '',
       ]) {
         await page.goto(`${base}/page?twin=${encodeURIComponent(twin)}`);
-        await page.waitForTimeout(100);
+        await settled(page);
         expect(new URL(page.url()).pathname, JSON.stringify(twin)).toBe('/page');
       }
       expect(left).toEqual([]);

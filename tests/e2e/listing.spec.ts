@@ -13,12 +13,13 @@ import {
   centred,
   englishOnlyPhrases,
   expect,
+  screenshotDir,
+  scrolledTo,
   seriousAxeViolations,
+  settled,
   tabOpenedBy,
   test,
   visibleText,
-  screenshotDir,
-  scrolledTo,
 } from './fixtures.ts';
 
 const shots = screenshotDir('listing');
@@ -226,7 +227,7 @@ test.describe('listing pages', () => {
       expect(await seriousAxeViolations(page)).toEqual([]);
       for (const width of [1366, 390, 320]) {
         await page.setViewportSize({ width, height: width > 400 ? 900 : 720 });
-        await page.waitForTimeout(250);
+        await settled(page);
         expect(await page.evaluate(() => document.documentElement.scrollWidth), `${lang} ${width}`).toBeLessThanOrEqual(
           width,
         );
@@ -301,7 +302,8 @@ test.describe('listing pages', () => {
     });
     await page.goto(`${data.url}${listingPath(String(row?.id), row?.title, 'en')}`);
     await expect(detail(page).locator('[part="detail-page"]')).toBeVisible();
-    await page.waitForTimeout(500);
+    // and whatever the detail loads after (its photos) has come and been laid out
+    await settled(page);
     const { shift, heights } = await page.evaluate(() => {
       const w = window as unknown as { shift: number; heights: number[] };
       return { shift: w.shift, heights: w.heights };

@@ -10,7 +10,7 @@
 import type { Page } from '@playwright/test';
 import { listingPath } from '../../core/routes.ts';
 import type { Lang } from '../../core/lang.ts';
-import { EVERY_PAGE, expect, test } from './fixtures.ts';
+import { EVERY_PAGE, expect, settled, test } from './fixtures.ts';
 
 /** Elements whose right edge passes the right edge of the window or of their dialog, unless a clipping ancestor hides it. */
 async function cutOff(page: Page): Promise<string[]> {
@@ -78,8 +78,7 @@ for (const width of [320, 390]) {
         listingPath(String(listing?.id), listing?.title, lang),
       ]) {
         await page.goto(`${data.url}${path}`);
-        await page.waitForLoadState('networkidle');
-        await page.waitForTimeout(300);
+        await settled(page);
         expect(await cutOff(page), `${path} at ${width} px (${lang})`).toEqual([]);
       }
     });
@@ -95,7 +94,7 @@ for (const width of [320, 390]) {
       await page.goto(`${data.url}/search-properties?property=${row?.id}&lang=${lang}`);
       const dialog = page.locator('exp-property-search').locator('dialog[open]');
       await expect(dialog.locator('[part="facts"]')).toBeVisible();
-      await page.waitForTimeout(300);
+      await settled(page);
       expect(await cutOff(page), `detail at ${width} px (${lang})`).toEqual([]);
       // the inquiry card, further down the dialog
       await dialog.locator('[part="inquiry-form"]').scrollIntoViewIfNeeded();
@@ -104,7 +103,7 @@ for (const width of [320, 390]) {
       await page.goto(`${data.url}/findanagent?lang=${lang}`);
       await page.locator('exp-agent-directory').locator('[part~="agent-card"]').first().click();
       await expect(page.locator('exp-agent-directory').locator('dialog[open]')).toBeVisible();
-      await page.waitForTimeout(300);
+      await settled(page);
       expect(await cutOff(page), `agent dialog at ${width} px (${lang})`).toEqual([]);
     });
   }

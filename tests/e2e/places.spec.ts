@@ -9,11 +9,13 @@ import {
   cardIds,
   expect,
   fmt,
-  PLACE_TEXT,
   openSearch,
+  PLACE_TEXT,
   search,
   seriousAxeViolations,
+  settled,
   test,
+  timersPast,
 } from './fixtures.ts';
 
 test.describe('the location box', () => {
@@ -47,7 +49,7 @@ test.describe('the location box', () => {
     await expect(search(page).box).toHaveValue('quito/atlantis');
     // said instead of the map's "no properties with valid coordinates", not beside it
     await expect(search(page).heading).toHaveText('0 properties');
-    await page.waitForTimeout(1500);
+    await settled(page);
     await expect(page.locator('exp-property-search').getByText('No Properties Found', { exact: true })).toHaveCount(0);
     await expect(page.locator('exp-property-search [part="map-message"]')).toHaveCount(0);
   });
@@ -143,7 +145,9 @@ test.describe('the location box', () => {
     await page.keyboard.type('x');
     await page.keyboard.press('Backspace');
     await page.keyboard.press('Tab');
-    await page.waitForTimeout(700);
+    // past the box's wait before it asks (widgets/lib/location-box WAIT_MS, 150 ms), and its answer come
+    await timersPast(page, 1000);
+    await settled(page);
     await expect(s.list).toBeHidden();
     await s.el.getByRole('button', { name: 'Search', exact: true }).click();
     await expect(page).toHaveURL(/city=La\+Carolina/);

@@ -2,7 +2,7 @@
  * The map in the search end to end against the real, seeded server: a phone's map shown on request,
  * the simplified map when the map cannot load, and 'Search this area'.
  */
-import { ACTIVE, centred, expect, fmt, PLACE_TEXT, search, test } from './fixtures.ts';
+import { ACTIVE, centred, expect, fmt, PLACE_TEXT, search, settled, test } from './fixtures.ts';
 
 test.describe('the map in the search', () => {
   test('on a phone the map waits behind "Show the map": nothing of it is downloaded or asked for until the visitor asks; it then stays shown in the tab; wider, it is simply there', async ({
@@ -96,7 +96,7 @@ test.describe('the map in the search', () => {
     const before = await s.heading.textContent();
     // a resized window moves the map, but that is not the visitor searching somewhere else
     await page.setViewportSize({ width: 1180, height: 900 });
-    await page.waitForTimeout(600);
+    await settled(page);
     await expect(page.getByRole('button', { name: 'Search this area' })).toHaveCount(0);
     // the page's hero is above the search: bring the map's middle into the window first
     await s.map.evaluate((el) => el.scrollIntoView({ block: 'center' }));
@@ -105,6 +105,7 @@ test.describe('the map in the search', () => {
     await page.mouse.move(box.x + box.width / 2, box.y + box.height / 2);
     for (let i = 0; i < 3; i++) {
       await page.mouse.wheel(0, -400);
+      // a visitor's pace: OpenLayers makes one zoom of the turns within 80 ms (a loaded machine only spaces them more)
       await page.waitForTimeout(250);
     }
     const button = page.getByRole('button', { name: 'Search this area' });

@@ -14,11 +14,12 @@ import {
   expect,
   fmt,
   PLACE_TEXT,
+  screenshotDir,
   search,
   seriousAxeViolations,
+  settled,
   test,
   visibleText,
-  screenshotDir,
 } from './fixtures.ts';
 
 const shots = screenshotDir('');
@@ -196,16 +197,16 @@ test.describe('property search', () => {
       await expect(s.cards.first()).toBeVisible();
       // a phone's map waits behind its button (pictured folded, then shown)
       if (w < 640) {
-        await page.waitForTimeout(600);
+        await settled(page);
         await page.screenshot({ path: resolve(shots, `search-${w}-folded.png`), fullPage: true });
         await s.el.locator('[part="map-toggle"]').click();
       }
       await expect(s.map).toHaveAttribute('data-status', 'ready');
-      await page.waitForTimeout(600);
+      await settled(page);
       await page.screenshot({ path: resolve(shots, `search-${w}.png`), fullPage: true });
       await s.cards.first().locator('.exp-card-link').click();
       await expect(s.dialog).toBeVisible();
-      await page.waitForTimeout(300);
+      await settled(page);
       await page.screenshot({ path: resolve(shots, `detail-${w}.png`) });
     });
   }

@@ -6,7 +6,7 @@
  */
 import { createHash } from 'node:crypto';
 import { listingPath } from '../../core/routes.ts';
-import { EVERY_PAGE, expect, search, test } from './fixtures.ts';
+import { EVERY_PAGE, expect, search, settled, test } from './fixtures.ts';
 
 declare global {
   interface Window {
@@ -48,7 +48,7 @@ test.describe('security headers', () => {
       // every element placed, lazy ones included
       await page.waitForLoadState('load');
       await page.evaluate(() => window.scrollTo(0, document.body.scrollHeight));
-      await page.waitForTimeout(600);
+      await settled(page);
       await page.evaluate(() => window.scrollTo(0, 0));
       found.push(...(await page.evaluate(() => window.__cspViolations)).map((v) => `${path}: ${v}`));
     }

@@ -5,7 +5,7 @@
  */
 import type { Page } from '@playwright/test';
 import { SITE } from '../../core/site.ts';
-import { ACTIVE, expect, fmt, PLACE_TEXT, scrolledTo, setClock, test } from './fixtures.ts';
+import { ACTIVE, expect, fmt, PLACE_TEXT, scrolledTo, setClock, settled, test } from './fixtures.ts';
 
 async function jsonLd(page: Page): Promise<Array<Record<string, unknown>>> {
   return page.evaluate(() =>
@@ -94,7 +94,7 @@ test.describe('the host site: its pages', () => {
     await page.goto(`${data.url}/`);
     await page.waitForLoadState('load');
     expect(await page.locator('.marquee__track').evaluate((el) => getComputedStyle(el).animationName)).toBe('none');
-    await page.waitForTimeout(500);
+    await settled(page);
     await expect(page.locator('.hero--home video source')).toHaveCount(0);
     await context.close();
   });

@@ -6,7 +6,7 @@
  */
 import { createHash, randomBytes } from 'node:crypto';
 import { resolve } from 'node:path';
-import { expect, screenshotDir, seriousAxeViolations, test } from './fixtures.ts';
+import { expect, screenshotDir, seriousAxeViolations, settled, test } from './fixtures.ts';
 
 const shots = screenshotDir('site');
 
@@ -149,7 +149,7 @@ test.describe("the host site: saved listings, the alert mails' pages, robots and
       expect(await seriousAxeViolations(page), p.path).toEqual([]);
       for (const w of [1366, 390, 320]) {
         await page.setViewportSize({ width: w, height: 800 });
-        await page.waitForTimeout(200);
+        await settled(page);
         await page.screenshot({
           path: resolve(shots, `alerts-${p.path.split('?')[0]?.replace(/\W+/g, '-')}-${w}.png`),
           fullPage: true,

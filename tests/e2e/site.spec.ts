@@ -14,6 +14,7 @@ import {
   screenshotDir,
   scrolledTo,
   seriousAxeViolations,
+  settled,
   test,
   visibleText,
 } from './fixtures.ts';
@@ -140,7 +141,7 @@ test.describe('the host site', () => {
         [390, 844],
       ] as const) {
         await page.setViewportSize({ width: w, height: h });
-        await page.waitForTimeout(300);
+        await settled(page);
         await page.screenshot({ path: resolve(shots, `${route.name}-${w}.png`) });
         // nothing wider than the window on a phone
         if (w === 390) expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
@@ -165,7 +166,7 @@ test.describe('the host site', () => {
         .click();
       await expect(page.locator('html')).toHaveAttribute('lang', 'es');
       await expect(page.locator('exp-site-footer [part="copyright"]')).toContainText('Todos los derechos reservados');
-      await page.waitForTimeout(400);
+      await settled(page);
       const text = await visibleText(page);
       const left = english.filter(
         (phrase) => text.includes(phrase) && !(route.name === 'agent' && agentText.includes(phrase)),
@@ -212,7 +213,7 @@ test.describe('the host site', () => {
     expect(await h.bar.evaluate((el) => getComputedStyle(el).backgroundColor)).toBe('rgba(0, 0, 0, 0)');
     await expect(h.join).toHaveAttribute('data-variant', 'light');
     await page.evaluate(() => window.scrollTo(0, 15));
-    await page.waitForTimeout(200);
+    await settled(page);
     await expect(h.bar).toHaveAttribute('data-state', 'top');
     await page.evaluate(() => window.scrollTo(0, 400));
     await expect(h.bar).toHaveAttribute('data-state', 'scrolled');

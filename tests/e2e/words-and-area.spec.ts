@@ -7,7 +7,18 @@
  */
 import type { Page } from '@playwright/test';
 import { decodePolygon, type LngLat } from '../../core/protocol/polygon.ts';
-import { ACTIVE, cardIds, expect, fmt, POOL, openSearch, search, seriousAxeViolations, test } from './fixtures.ts';
+import {
+  ACTIVE,
+  cardIds,
+  expect,
+  fmt,
+  openSearch,
+  POOL,
+  search,
+  seriousAxeViolations,
+  settled,
+  test,
+} from './fixtures.ts';
 
 /** Whether a point lies in a polygon: a ray to the east crosses its edges an odd number of times. */
 function inside([x, y]: LngLat, polygon: readonly LngLat[]): boolean {
@@ -25,7 +36,7 @@ async function mapReady(page: Page) {
   const target = search(page).el.locator('[part="map"] [data-status="ready"]');
   await expect(target).toBeVisible({ timeout: 20_000 });
   // the map has fitted the search's listings; all of it in the window
-  await page.waitForTimeout(800);
+  await settled(page);
   await target.evaluate((el) => el.scrollIntoView({ block: 'center' }));
   return async (fx: number, fy: number): Promise<[number, number]> => {
     const box = (await target.boundingBox())!;
@@ -114,6 +125,7 @@ test.describe('an area drawn on the map', () => {
       [0.15, 0.2],
     ] as const) {
       await page.mouse.click(...(await at(fx, fy)));
+      // a visitor's pace: OpenLayers takes two clicks within 250 ms for a double click (a loaded machine only spaces them more)
       await page.waitForTimeout(300);
     }
     await expect(page).toHaveURL(/[?&]polygon=[A-Za-z0-9_-]+/);
@@ -207,7 +219,7 @@ test.describe('on a phone (390 px, touch)', () => {
     await s.el.locator('[part="map-toggle"]').tap();
     const target = s.el.locator('[part="map"] [data-status="ready"]');
     await expect(target).toBeVisible({ timeout: 20_000 });
-    await page.waitForTimeout(800);
+    await settled(page);
     await target.evaluate((el) => el.scrollIntoView({ block: 'center' }));
     await s.el.locator('[part="draw-area"]').tap();
     await expect(s.el.locator('[part="draw-hint"]')).toHaveText('Draw around the area with your finger.');
