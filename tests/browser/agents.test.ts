@@ -29,19 +29,25 @@ async function searchFor(el: Element, text: string, how: 'enter' | 'button') {
   const input = shadow<HTMLInputElement>(el, 'input[type="search"]');
   input.focus();
   input.select();
-  const before = count(el);
   await sendKeys({ press: 'Control+A' });
   await sendKeys({ press: 'Backspace' });
   if (text) await sendKeys({ type: text });
-  if (how === 'enter') await sendKeys({ press: 'Enter' });
-  else shadow<HTMLButtonElement>(el, '[part="search-button"]').click();
-  // the count heading shows "Loading..." then the new count
-  await waitFor(
-    () => count(el) !== 'Loading...' && (count(el) !== before || names(el).length >= 0),
-    8000,
-    'search done',
-  );
-  await new Promise((r) => setTimeout(r, 50));
+  // the search's own request followed: done when it is answered and the count no longer says "Loading..."
+  const realFetch = window.fetch;
+  const answers: Promise<unknown>[] = [];
+  window.fetch = (...args: Parameters<typeof fetch>) => {
+    const answer = realFetch(...args);
+    answers.push(answer.then((res) => res.clone().text()).catch(() => undefined));
+    return answer;
+  };
+  try {
+    if (how === 'enter') await sendKeys({ press: 'Enter' });
+    else shadow<HTMLButtonElement>(el, '[part="search-button"]').click();
+    await waitFor(() => answers.length > 0, 8000, 'the search asked');
+    await Promise.all(answers);
+  } finally {
+    window.fetch = realFetch;
+  }
   await waitFor(() => count(el) !== 'Loading...', 8000, 'search done');
 }
 

@@ -89,6 +89,22 @@ export function oneEvent<T = unknown>(target: EventTarget, name: string, timeout
 
 export const nextFrame = () => new Promise((r) => requestAnimationFrame(() => setTimeout(r, 0)));
 
+/**
+ * Waits until what the last step set going has run, on any machine however loaded: two frames (a
+ * map's render and its moveend, effects after a commit), then a timer of `ms`, which fires after
+ * every timer the page set meanwhile with that delay or less (timers fire in the order they are due:
+ * HTML's timer initialisation steps), then two frames and an idle callback (idle callbacks run in
+ * the order they were asked for). For a test that counts what did not happen; no fixed sleep.
+ */
+export async function quiet(ms = 0): Promise<void> {
+  await nextFrame();
+  await nextFrame();
+  await new Promise((r) => setTimeout(r, ms));
+  await nextFrame();
+  await nextFrame();
+  await new Promise((r) => requestIdleCallback(r, { timeout: 2000 }));
+}
+
 let axeLoaded: Promise<void> | undefined;
 
 /** Waits for the transitions running in an element and its shadow roots (colours fading in): a person sees the end state. */

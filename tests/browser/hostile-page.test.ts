@@ -1,5 +1,5 @@
 import { expect } from '@esm-bundle/chai';
-import { BUNDLE_URL, waitFor } from './helpers.ts';
+import { BUNDLE_URL, quiet, waitFor } from './helpers.ts';
 
 /** The kind of global CSS a CMS theme ships; none of it may change how our elements look. */
 export const HOSTILE_CSS = `
@@ -41,8 +41,8 @@ async function renderIn(
     8000,
     `${tag} in iframe`,
   );
-  // twind writes its rules after render; let styles settle
-  await new Promise((r) => setTimeout(r, 100));
+  // twind writes its rules after render
+  await quiet();
   const root = el.shadowRoot as ShadowRoot;
   const win = frame.contentWindow as Window;
   const nodes = [...root.querySelectorAll('[part]')].map((n) => {

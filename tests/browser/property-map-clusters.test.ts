@@ -7,7 +7,10 @@
  */
 import { expect } from '@esm-bundle/chai';
 import { sendMouse } from '@web/test-runner-commands';
-import { API_URL, BUNDLE_URL, mount, waitFor } from './helpers.ts';
+import { API_URL, BUNDLE_URL, mount, quiet, waitFor } from './helpers.ts';
+
+/** longer than the map waits for its view to rest before it asks for cells (widgets/lib/map/cell-loader.ts CELLS_DEBOUNCE, 30 ms) */
+const CELLS_WAIT_PAST = 100;
 import { apiCount, apiRows, mapReady, useMapPage, type MapHandle } from '../support/property-map.ts';
 
 function loadedScripts(win: Window): string[] {
@@ -113,8 +116,8 @@ describe('the map: its pins and clusters', () => {
       const target = await cellsDrawn(el, total);
       const stats = target.expMap.stats();
       expect(stats.clusters.reduce((a, b) => a + b, 0) + stats.singles).to.equal(total);
-      // the whole world once (to fit every match), then the fitted view
-      await new Promise((r) => setTimeout(r, 500));
+      // the whole world once (to fit every match), then the fitted view, and no more once the view rests
+      await quiet(CELLS_WAIT_PAST);
       expect(clusterCalls()).to.equal(2);
       const points = performance
         .getEntriesByType('resource')
@@ -175,9 +178,9 @@ describe('the map: its pins and clusters', () => {
       );
       // moves end while the world is still asked for
       handle.map.dispatchEvent('moveend');
-      await new Promise((r) => setTimeout(r, 150));
+      await quiet(CELLS_WAIT_PAST);
       handle.map.dispatchEvent('moveend');
-      await new Promise((r) => setTimeout(r, 150));
+      await quiet(CELLS_WAIT_PAST);
       expect(calls.length).to.equal(1);
       expect(calls[0]!.signal.aborted).to.equal(false);
       release();
@@ -210,7 +213,7 @@ describe('the map: its pins and clusters', () => {
       );
       expect(cluster.clusters.length).to.be.greaterThan(0);
       // click the biggest cluster: the view zooms into its listings and the cells of the new view come
-      await new Promise((r) => setTimeout(r, 300));
+      await quiet(CELLS_WAIT_PAST);
       const sent = clusterCalls();
       const features = (
         target.expMap.map as unknown as {
@@ -237,11 +240,11 @@ describe('the map: its pins and clusters', () => {
       await waitFor(() => view.getZoom() > before, 5000, 'zoomed in');
       await waitFor(() => clusterCalls() > sent, 5000, 'cells of the new view');
       // back to the first view: answered from the cache, no request
-      await new Promise((r) => setTimeout(r, 600));
+      await quiet(CELLS_WAIT_PAST);
       const afterZoom = clusterCalls();
       view.setCenter(center);
       view.setZoom(before);
-      await new Promise((r) => setTimeout(r, 600));
+      await quiet(CELLS_WAIT_PAST);
       expect(clusterCalls()).to.equal(afterZoom);
       await cellsDrawn(el, total);
       // a new filter: a new fit over its matches only

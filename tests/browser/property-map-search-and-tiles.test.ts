@@ -8,7 +8,7 @@
  */
 import { expect } from '@esm-bundle/chai';
 import { sendKeys, sendMouse } from '@web/test-runner-commands';
-import { API_URL, mount, shadow, shadowAll, waitFor } from './helpers.ts';
+import { API_URL, mount, quiet, shadow, shadowAll, waitFor } from './helpers.ts';
 import { mapReady, useMapPage } from '../support/property-map.ts';
 
 describe('the map: in the search, and its tiles', () => {
@@ -101,7 +101,7 @@ describe('the map: in the search, and its tiles', () => {
         15000,
         'sorted first page',
       );
-      await new Promise((r) => setTimeout(r, 500));
+      await quiet();
       expect(calls.length, calls.join('\n')).to.equal(first);
     } finally {
       window.fetch = realFetch;
