@@ -37,11 +37,22 @@ describe('alerts through an SMTP outage, on our server', () => {
     await smtp.stop();
     await listing({ city, title: 'During the outage' });
     await alertsRun();
-    await new Promise((r) => setTimeout(r, 600));
+    // each alert tried and failed while SMTP was away (not merely not yet tried)
+    await until(
+      async () =>
+        (
+          await server.sql<{ n: number }>(
+            "select count(*)::int as n from internal.mail_outbox where recipient = any ($1) and attempts > 0 and transient_failure and status = 'pending'",
+            [emails],
+          )
+        )[0]?.n === emails.length,
+      20_000,
+      'both alerts failed once while SMTP was away',
+    );
     await smtp.start();
     for (const email of emails)
       await until(() => to(smtp, email).find((m) => m.subject.includes('new property')), 20000);
-    await new Promise((r) => setTimeout(r, 800));
+    // every delivery ended (a mail is recorded before SMTP's answer): a second copy would be here
     await server.drainOutbox();
     for (const email of emails)
       expect(to(smtp, email).filter((m) => m.subject.includes('new property'))).toHaveLength(1);

@@ -353,12 +353,22 @@ describe('npm start stops within 10 s of SIGTERM at any moment', () => {
     const client = new pg.Client({ connectionString: url });
     await client.connect();
     await client.query(SLEEP_FUNCTION);
-    await client.end();
     const base = proc.url;
     const pending = Array.from({ length: 4 }, () =>
       fetch(`${base}/rest/v1/rpc/exp_test_sleep?seconds=30`).catch(() => undefined),
     );
-    await new Promise((r) => setTimeout(r, 800));
+    // one at work in PostgreSQL when the signal comes (the client's others wait at the server's door)
+    await until(
+      async () =>
+        (
+          await client.query<{ n: number }>(
+            "select count(*)::int as n from pg_stat_activity where state = 'active' and query like '%exp_test_sleep%' and query not like '%pg_stat_activity%'",
+          )
+        ).rows[0]!.n >= 1,
+      10_000,
+      'a slow statement running',
+    );
+    await client.end();
     await stopsWithin(proc, dir);
     await Promise.all(pending);
   }, 60_000);

@@ -10,6 +10,7 @@ import { PostgrestClient } from '@supabase/postgrest-js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, type TestServer } from '../support/servers.ts';
 import { stopAll } from '../support/stop-all.ts';
+import { until } from '../support/until.ts';
 import { now as clockNow } from '../../core/clock.ts';
 
 const HOUR = 3_600_000;
@@ -147,7 +148,16 @@ describe('visits (docs/visits.md)', () => {
       settled = true;
       return rows[0]?.s;
     });
-    await new Promise((r) => setTimeout(r, 300));
+    await until(
+      async () =>
+        (
+          await server.sql<{ n: number }>(
+            "select count(*)::int as n from pg_stat_activity where wait_event_type = 'Lock' and query like '%confirm_visit($1, 2)%'",
+          )
+        )[0]?.n === 1,
+      10_000,
+      'the second confirmation waiting on the first',
+    );
     expect(settled).toBe(false);
     release();
     expect(await a).toBe('confirmed');
