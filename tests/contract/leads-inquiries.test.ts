@@ -14,7 +14,7 @@ import { migrate, seedIfEmpty } from '../../server/db/setup.ts';
 import { addEndpoint, removeEndpoint, webhookReport } from '../../server/webhooks/endpoints.ts';
 import { SITE } from '../support/deliveries.ts';
 import { startDenoFunction, type DenoFunction } from '../support/deno-function.ts';
-import { key, PAGE_ORIGIN, seq, sleep, until } from '../support/leads.ts';
+import { key, PAGE_ORIGIN, seq, until } from '../support/leads.ts';
 import { startPostgres, type PostgresServer } from '../support/postgres.ts';
 import { clientHeaders, startTestServer, type TestServer } from '../support/servers.ts';
 import { startSmtp, type TestSmtp } from '../support/smtp.ts';
@@ -173,7 +173,7 @@ describe.each([
       expect(copy?.subject).toMatch(/^\[Copia \/ Copy\] /);
       expect(copy?.text).toContain(`Copia: esta consulta fue para ${owner.first_name}`);
     } else {
-      await sleep(500);
+      // every delivery ended (a mail is recorded before SMTP's answer): a copy would be here
       await target.drainOutbox();
       expect(mails()).toHaveLength(1);
     }
@@ -319,7 +319,7 @@ describe.each([
     );
     await target.drainOutbox();
     await until(() => ids.every((id) => hooks.deliveries.some((d) => d.answered === 200 && d.body.includes(id))));
-    await sleep(1000);
+    // every delivery ended (the receiver records a call before it answers): a second would be here
     await target.drainOutbox();
     for (const [id, n] of hooks.taken()) expect(n, id).toBe(1);
     // each attempt is signed afresh, with the same message id
@@ -361,8 +361,8 @@ describe.each([
       const endpoint = await addEndpoint(target.db, { url: other.url, events: ['inquiry.created'], dev: true });
       expect(await removeEndpoint(target.db, endpoint.id)).toBe(true);
       await inquiry();
+      // every delivery ended: one to the removed endpoint would be here
       await target.drainOutbox();
-      await sleep(500);
       expect(other.deliveries).toEqual([]);
     } finally {
       await other.close();
