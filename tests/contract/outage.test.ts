@@ -10,6 +10,7 @@ import { startPostgres, type PostgresServer } from '../support/postgres.ts';
 import { startServerProcess, type ServerProcess } from '../support/server-process.ts';
 import { startSmtp, type TestSmtp } from '../support/smtp.ts';
 import { stopAll } from '../support/stop-all.ts';
+import { until } from '../support/until.ts';
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
@@ -112,7 +113,9 @@ describe('PostgreSQL restarts while npm start is under load', () => {
       const workers = Array.from({ length: 40 }, async (_, i) => {
         while (running) outcomes.push(await request(server.url, i % 2 ? 'read' : 'inquiry'));
       });
-      await sleep(400);
+      // the traffic under way: forty answers come
+      const before = outcomes.length;
+      await until(() => outcomes.length >= before + 40, 20_000, 'forty answers before the outage');
       // 'fast' ends the sessions with 57P01, 'immediate' drops them like a crash
       await postgres.pause(round % 2 ? 'immediate' : 'fast');
       await sleep(1500);
@@ -125,7 +128,9 @@ describe('PostgreSQL restarts while npm start is under load', () => {
         await sleep(100);
       }
       backWithin.push(Date.now() - back);
-      await sleep(300);
+      // the traffic once more after the outage: forty answers more
+      const after = outcomes.length;
+      await until(() => outcomes.length >= after + 40, 20_000, 'forty answers after the outage');
       running = false;
       await Promise.all(workers);
       expect(server.exitStatus(), server.output().slice(-3000)).toBeNull();
