@@ -12,7 +12,7 @@ import { getMyHours, setMyHours, type VisitingHours, type VisitingPeriod } from 
 import { useElement } from '../lib/element.tsx';
 import { card, field, link, primary, secondary } from './ui.ts';
 import { addTexts } from '../lib/i18n.ts';
-import { useLoad } from './use-load.ts';
+import { saveWith, useLoad } from './use-load.ts';
 
 await addTexts(texts);
 
@@ -54,23 +54,19 @@ export function Hours({ id, session }: { id: string; session: Session }) {
 
   const change = (i: number, part: Partial<VisitingPeriod>) =>
     setHours(hours.map((h, j) => (j === i ? { ...h, ...part } : h)));
-  const save = async (e: FormEvent) => {
+  const save = (e: FormEvent) => {
     e.preventDefault();
-    setBusy(true);
-    setMessage('');
-    try {
-      const answer = await setMyHours(api, session, hours, daysOff);
-      if ('refused' in answer) setMessage(`agentArea.hours.refused.${answer.refused}`);
-      else {
-        show(answer);
-        setMessage('agentArea.hours.saved');
-      }
-    } catch (error) {
-      console.error('[exp-agent-area] could not save the hours:', error);
-      setMessage('agentArea.saveFailed');
-    } finally {
-      setBusy(false);
-    }
+    return saveWith(
+      () => setMyHours(api, session, hours, daysOff),
+      {
+        busy: setBusy,
+        message: setMessage,
+        refusals: 'agentArea.hours.refused',
+        saved: 'agentArea.hours.saved',
+        what: 'the hours',
+      },
+      show,
+    );
   };
 
   if (saved === undefined)

@@ -16,7 +16,7 @@ import { getPlaceSuggestions, type PlaceSuggestion } from '../lib/data/places.ts
 import { useElement } from '../lib/element.tsx';
 import { card, field, link, primary, secondary } from './ui.ts';
 import { addTexts } from '../lib/i18n.ts';
-import { useLoad } from './use-load.ts';
+import { saveWith, useLoad } from './use-load.ts';
 
 await addTexts(texts);
 
@@ -73,52 +73,46 @@ export function Profile({ id, session }: { id: string; session: Session }) {
     if (!form) return;
     // a place kept from before that is none of ours: she removes it first
     if (places.some((p) => !p.path)) return setMessage('agentArea.profile.refused.places');
-    setBusy(true);
-    setMessage('');
-    try {
-      const answer = await updateMyProfile(api, session, {
-        about: form.about,
-        about_es: form.about_es,
-        phone: form.phone,
-        website: form.website,
-        facebook: form.facebook,
-        instagram: form.instagram,
-        linkedin: form.linkedin,
-        languages: toList(form.languages),
-        specializations: toList(form.specializations),
-        certifications: toList(form.certifications),
-        places: places.map((p) => p.path).filter((p): p is string => Boolean(p)),
-      });
-      if ('refused' in answer) setMessage(`agentArea.profile.refused.${answer.refused}`);
-      else {
-        show(answer);
-        setMessage('agentArea.profile.saved');
-      }
-    } catch (error) {
-      console.error('[exp-agent-area] could not save the profile:', error);
-      setMessage('agentArea.saveFailed');
-    } finally {
-      setBusy(false);
-    }
+    return saveWith(
+      () =>
+        updateMyProfile(api, session, {
+          about: form.about,
+          about_es: form.about_es,
+          phone: form.phone,
+          website: form.website,
+          facebook: form.facebook,
+          instagram: form.instagram,
+          linkedin: form.linkedin,
+          languages: toList(form.languages),
+          specializations: toList(form.specializations),
+          certifications: toList(form.certifications),
+          places: places.map((p) => p.path).filter((p): p is string => Boolean(p)),
+        }),
+      {
+        busy: setBusy,
+        message: setMessage,
+        refusals: 'agentArea.profile.refused',
+        saved: 'agentArea.profile.saved',
+        what: 'the profile',
+      },
+      show,
+    );
   };
   const upload = async (file: File | undefined) => {
     if (!file || !profile) return;
     if (file.size > PHOTO_MAX_BYTES) return setMessage('agentArea.profile.photoRefused.too_large');
-    setBusy(true);
-    setMessage('agentArea.profile.uploading');
-    try {
-      const answer = await uploadMyPhoto(session, file);
-      if ('refused' in answer) setMessage(`agentArea.profile.photoRefused.${answer.refused}`);
-      else {
-        setProfile({ ...profile, picture: answer.picture });
-        setMessage('agentArea.profile.photoSaved');
-      }
-    } catch (error) {
-      console.error('[exp-agent-area] could not upload the photo:', error);
-      setMessage('agentArea.saveFailed');
-    } finally {
-      setBusy(false);
-    }
+    return saveWith(
+      () => uploadMyPhoto(session, file),
+      {
+        busy: setBusy,
+        message: setMessage,
+        start: 'agentArea.profile.uploading',
+        refusals: 'agentArea.profile.photoRefused',
+        saved: 'agentArea.profile.photoSaved',
+        what: 'the photo',
+      },
+      (answer) => setProfile({ ...profile, picture: answer.picture }),
+    );
   };
 
   if (!profile || !form)
