@@ -85,6 +85,28 @@ describe('<exp-inquiry-form>', () => {
     }
   });
 
+  it("asks about the development, not about 'this property', when its listing is a new development's, in both languages", async () => {
+    const [project] = await (
+      await fetch(`${API_URL}/rest/v1/listings?select=id&operation=eq.project&status=eq.1&order=id&limit=1`)
+    ).json();
+    for (const [lang, said] of [
+      ['en', 'I would like to know more about this development...'],
+      ['es', 'Me gustaría saber más sobre este proyecto...'],
+    ] as const) {
+      const el = await mount(
+        `<exp-inquiry-form api-url="${API_URL}" listing-id="${project.id}" lang="${lang}"></exp-inquiry-form>`,
+        'exp-inquiry-form',
+        'form',
+      );
+      await waitFor(
+        () => shadow<HTMLTextAreaElement>(el, '[name="message"]').placeholder === said,
+        5000,
+        `${lang} placeholder`,
+      );
+      cleanup();
+    }
+  });
+
   it('says what is missing or wrong, in English and in Spanish, before sending anything', async () => {
     const el = await mount(
       `<exp-inquiry-form api-url="${API_URL}" listing-id="${listing.id}"></exp-inquiry-form>`,

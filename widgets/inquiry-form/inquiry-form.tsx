@@ -58,6 +58,7 @@ export function InquiryFormElement({
               propertyAddress: [row.address, row.city].filter(Boolean).join(', '),
               propertyPrice: formatPrice(row.price),
               recipientEmail: String(row.agent_email ?? ''),
+              ...(row.operation === 'project' ? { project: true } : {}),
             });
           }
         } else if (agentId) {

@@ -36,13 +36,16 @@ export interface InquiryTarget {
   /** the agent's e-mail as shown on the page */
   recipientEmail: string;
   agentId?: string;
+  /** the listing is a new development's (docs/projects.md): asked about as one, not as "this property" */
+  project?: boolean;
 }
 
 /** An inquiry about a listing: its facts as the page shows them, and its agent. */
 export function listingTarget(
-  p: Pick<Property, 'id' | 'title' | 'address' | 'city' | 'price' | 'agent'>,
+  p: Pick<Property, 'id' | 'title' | 'address' | 'city' | 'price' | 'agent' | 'operation'>,
 ): InquiryTarget {
   return {
+    ...(p.operation === 'project' ? { project: true } : {}),
     propertyId: p.id,
     propertyTitle: p.title,
     propertyAddress: [p.address, p.city].filter(Boolean).join(', '),
@@ -258,7 +261,13 @@ export function InquiryForm({
           rows={4}
           maxLength={LIMITS.message}
           // about a listing, or to an agent or the team (an agent's page, a partner's contact page)
-          placeholder={target.propertyId ? t('inquiry.messagePlaceholder') : t('inquiry.messagePlaceholderContact')}
+          placeholder={t(
+            target.propertyId
+              ? target.project
+                ? 'inquiry.messagePlaceholderProject'
+                : 'inquiry.messagePlaceholder'
+              : 'inquiry.messagePlaceholderContact',
+          )}
           value={values.message}
           onChange={(e) => set('message', e.target.value)}
           className={`${inputClass('message')} resize-y min-h-[96px]`}
