@@ -65,43 +65,26 @@ describe('<exp-inquiry-form>', () => {
     await expectAccessible(el);
   });
 
-  it("asks how it can help, not about 'this property', when it is addressed to an agent without a listing, in both languages", async () => {
+  it("asks what fits, not about 'this property': how it can help when it is addressed to an agent without a listing, about the development when its listing is a new development's; in both languages", async () => {
     const [agent] = await (await fetch(`${API_URL}/rest/v1/agents?select=id&order=id&limit=1`)).json();
-    for (const [lang, said] of [
-      ['en', 'How can we help you?'],
-      ['es', '¿En qué podemos ayudarte?'],
-    ] as const) {
-      const el = await mount(
-        `<exp-inquiry-form api-url="${API_URL}" agent-id="${agent.id}" lang="${lang}"></exp-inquiry-form>`,
-        'exp-inquiry-form',
-        'form',
-      );
-      await waitFor(
-        () => shadow<HTMLTextAreaElement>(el, '[name="message"]').placeholder === said,
-        5000,
-        `${lang} placeholder`,
-      );
-      cleanup();
-    }
-  });
-
-  it("asks about the development, not about 'this property', when its listing is a new development's, in both languages", async () => {
     const [project] = await (
       await fetch(`${API_URL}/rest/v1/listings?select=id&operation=eq.project&status=eq.1&order=id&limit=1`)
     ).json();
-    for (const [lang, said] of [
-      ['en', 'I would like to know more about this development...'],
-      ['es', 'Me gustaría saber más sobre este proyecto...'],
+    for (const [about, lang, said] of [
+      [`agent-id="${agent.id}"`, 'en', 'How can we help you?'],
+      [`agent-id="${agent.id}"`, 'es', '¿En qué podemos ayudarte?'],
+      [`listing-id="${project.id}"`, 'en', 'I would like to know more about this development...'],
+      [`listing-id="${project.id}"`, 'es', 'Me gustaría saber más sobre este proyecto...'],
     ] as const) {
       const el = await mount(
-        `<exp-inquiry-form api-url="${API_URL}" listing-id="${project.id}" lang="${lang}"></exp-inquiry-form>`,
+        `<exp-inquiry-form api-url="${API_URL}" ${about} lang="${lang}"></exp-inquiry-form>`,
         'exp-inquiry-form',
         'form',
       );
       await waitFor(
         () => shadow<HTMLTextAreaElement>(el, '[name="message"]').placeholder === said,
         5000,
-        `${lang} placeholder`,
+        `${about} ${lang}: the placeholder`,
       );
       cleanup();
     }
