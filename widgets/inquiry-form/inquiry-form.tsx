@@ -8,8 +8,8 @@ import { getAgent } from '../lib/data/agents.ts';
 import { getClients } from '../lib/data/client.ts';
 import { getListing } from '../lib/data/listings.ts';
 import { useElement, type ElementProps } from '../lib/element.tsx';
-import { formatPrice } from '../../core/protocol/format.ts';
-import { InquiryForm, type InquiryTarget } from '../lib/inquiry/inquiry-form.tsx';
+import { mapListing } from '../../core/protocol/listing.ts';
+import { InquiryForm, listingTarget, type InquiryTarget } from '../lib/inquiry/inquiry-form.tsx';
 import type { inquiryFormAttributes } from './inquiry-form.attributes.ts';
 import { lazyChunk } from '../lib/lazy-chunk.ts';
 
@@ -52,14 +52,8 @@ export function InquiryFormElement({
           const row = await getListing(rest, listingId);
           if (live && row) {
             setRow(row);
-            setTarget({
-              ...base,
-              propertyTitle: String(row.title ?? ''),
-              propertyAddress: [row.address, row.city].filter(Boolean).join(', '),
-              propertyPrice: formatPrice(row.price),
-              recipientEmail: String(row.agent_email ?? ''),
-              ...(row.operation === 'project' ? { project: true } : {}),
-            });
+            // as the search's dialog asks about it (one home: listingTarget)
+            setTarget({ ...listingTarget(mapListing(row, api.url)), ...(agentId ? { agentId } : {}) });
           }
         } else if (agentId) {
           const agent = await getAgent(rest, agentId);
