@@ -27,6 +27,11 @@ export default defineConfig({
     launchOptions: { executablePath: CHROMIUM_PATH, args: CHROMIUM_ARGS },
     headless: true,
     trace: 'off',
+    // a visitor who asked for reduced motion: the heroes' looping videos, decoded and composited in
+    // software on a machine without a GPU, held half a core in every test that sat on a page with one
+    // (docs/architecture.md "Tests"); the motion itself is tested where it is the subject
+    // (site-pages.spec.ts asks for it)
+    reducedMotion: 'reduce',
   },
   webServer: {
     command: 'node --import tsx server/main.ts',

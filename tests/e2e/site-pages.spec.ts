@@ -16,6 +16,10 @@ async function jsonLd(page: Page): Promise<Array<Record<string, unknown>>> {
 }
 
 test.describe('the host site: its pages', () => {
+  // its heroes' fades, the media row's loop and the hero video are what these tests look at: as a
+  // visitor who has not asked for reduced motion (the suite's default asks for it: playwright.config.ts)
+  test.use({ reducedMotion: 'no-preference' });
+
   test('home: hero with city buttons and fades, the three cards, the media row, 8 newest listings, the social fallback', async ({
     page,
     data,
