@@ -110,6 +110,15 @@ function followRequests(context: BrowserContext): void {
   });
 }
 
+/**
+ * A request a test's route has answered or aborted is done, whatever Chromium reports: a routed
+ * request is reported once the route has it, and one the document before sent, reported after the
+ * tab went on, is never said to end (its document is gone).
+ */
+export function routed(request: Request): void {
+  inFlight.get(request.frame().page().context())?.delete(request);
+}
+
 const pageOf = (r: Request): Page | null => {
   try {
     return r.frame().page();

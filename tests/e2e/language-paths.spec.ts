@@ -9,7 +9,7 @@ import type { AddressInfo } from 'node:net';
 import { bootScript } from '../../scripts/site-html.ts';
 import { escapeHtml } from '../../core/fill.ts';
 import { HOSTILE_PATHS } from '../support/hostile-paths.ts';
-import { expect, setClock, settled, test } from './fixtures.ts';
+import { expect, routed, setClock, settled, test } from './fixtures.ts';
 
 test.describe('language paths', () => {
   test('a visitor who chose a language lands on the address in that language, query and hash kept', async ({
@@ -43,15 +43,17 @@ test.describe('language paths', () => {
         const context = await setClock(await browser.newContext());
         await context.addInitScript((l) => localStorage.setItem('exp-lang', l), lang);
         const page = await context.newPage();
-        await page.route('**/*', (route) => {
+        await page.route('**/*', async (route) => {
           const url = route.request().url();
           if (url.startsWith('data:')) return route.continue();
-          if (new URL(url).origin !== origin) {
-            left.push(url);
-            return route.abort();
-          }
+          if (new URL(url).origin !== origin) left.push(url);
           // only the documents matter here (the boot script is inline in each): the elements and media need not load
-          return route.request().resourceType() === 'document' ? route.continue() : route.abort();
+          else if (route.request().resourceType() === 'document') return route.continue();
+          try {
+            await route.abort();
+          } finally {
+            routed(route.request());
+          }
         });
         for (const path of HOSTILE_PATHS) {
           await page.goto(`${data.url}${path}`, { waitUntil: 'domcontentloaded' }).catch(() => undefined);
