@@ -6,6 +6,7 @@
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { resolve } from 'node:path';
+import { DATA_DEADLINE_MS } from '../../widgets/lib/data/client.ts';
 import {
   ACTIVE,
   cardIds,
@@ -257,9 +258,10 @@ test.describe('property search', () => {
     page,
     data,
   }) => {
-    // the deadline (widgets/lib/data/client.ts, 15 s) and the one retry of a failed page: about 31 s
-    test.setTimeout(150_000);
+    // the deadline (widgets/lib/data/client.ts) and the one retry of a failed page, on the page's
+    // clock: moved past the deadline while the requests stall, until the search gives up
     const s = search(page);
+    await page.clock.install();
     await page.goto(`${data.url}/search-properties`);
     await expect(s.cards).toHaveCount(24);
     const stalled: string[] = [];
@@ -267,8 +269,19 @@ test.describe('property search', () => {
     await page.getByLabel('Location').fill('olon');
     await page.keyboard.press('Enter');
     const again = s.results.getByRole('button', { name: 'Try Again' });
-    await expect(again).toBeVisible({ timeout: 100_000 });
-    expect(stalled.length).toBeGreaterThanOrEqual(2);
+    // the count and the page's rows; nothing gives up before the deadline
+    await expect.poll(() => stalled.length).toBe(2);
+    await page.clock.runFor(DATA_DEADLINE_MS - 1000);
+    await expect(s.results.locator('[part="list"]')).toHaveAttribute('aria-busy', 'true');
+    await expect(again).toBeHidden();
+    await expect
+      .poll(async () => {
+        await page.clock.runFor(DATA_DEADLINE_MS);
+        return again.isVisible();
+      })
+      .toBe(true);
+    // each asked once more after it failed (widgets/lib/data/cache.ts), then given up
+    expect(stalled.toSorted()).toEqual([...stalled.slice(0, 2), ...stalled.slice(0, 2)].toSorted());
     await page.unroute('**/rest/v1/rpc/search_listings*');
     await again.click();
     const [row] = await data.sql<{ n: number }>(
@@ -282,7 +295,6 @@ test.describe('property search', () => {
     page,
     data,
   }) => {
-    test.setTimeout(150_000);
     // a partner's page and a data API on one origin (a page of a test's route would be a public
     // address to Chromium, which keeps it from a loopback one): the API answers its headers and the
     // start of a body, then never more
@@ -300,12 +312,21 @@ test.describe('property search', () => {
     });
     await new Promise<void>((r) => stalling.listen(0, '127.0.0.1', r));
     try {
+      // on the page's clock, moved past the deadline while the answer stalls
+      await page.clock.install();
       await page.goto(`http://127.0.0.1:${(stalling.address() as AddressInfo).port}/page`);
       const featured = page.locator('exp-featured-listings');
       await expect(featured.locator('[part="skeleton"]').first()).toBeVisible();
-      await expect(featured.getByRole('alert')).toHaveText('The featured properties could not be loaded.', {
-        timeout: 100_000,
-      });
+      await expect.poll(() => asked).toBe(1);
+      await page.clock.runFor(DATA_DEADLINE_MS - 1000);
+      await expect(featured.locator('[part="skeleton"]').first()).toBeVisible();
+      await expect
+        .poll(async () => {
+          await page.clock.runFor(DATA_DEADLINE_MS);
+          return featured.getByRole('alert').isVisible();
+        })
+        .toBe(true);
+      await expect(featured.getByRole('alert')).toHaveText('The featured properties could not be loaded.');
       expect(asked).toBeGreaterThanOrEqual(1);
     } finally {
       stalling.closeAllConnections();
