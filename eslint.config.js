@@ -72,6 +72,26 @@ export default tseslint.config(
   noReplacementPatterns,
   shortFiles,
   {
+    // the node tests share their worker's modules and process (vitest.config.ts, isolate: false): a
+    // file that wrote the environment would change the files after it in that worker
+    files: ['core/**/*.test.ts', 'server/**/*.test.ts', 'scripts/**/*.test.ts', 'tests/contract/**/*.ts'],
+    rules: {
+      'no-restricted-syntax': [
+        ...noReplacementPatterns.rules['no-restricted-syntax'],
+        {
+          selector:
+            ":matches(AssignmentExpression > MemberExpression.left, UpdateExpression > MemberExpression.argument, UnaryExpression[operator='delete'] > MemberExpression.argument)[object.object.name='process'][object.property.name='env']",
+          message: 'Give a server or child process its environment (options, env:) instead of writing process.env.',
+        },
+        {
+          selector:
+            "CallExpression[callee.object.name='Object'][callee.property.name='assign'][arguments.0.object.name='process'][arguments.0.property.name='env']",
+          message: 'Give a server or child process its environment (options, env:) instead of writing process.env.',
+        },
+      ],
+    },
+  },
+  {
     // the pages are React components rendered to markup (docs/architecture.md, "Pages"): nothing
     // there escapes by hand; the two writers that escape by construction are core/protocol/html.ts
     // attrs and core/xml.ts
