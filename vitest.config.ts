@@ -39,6 +39,8 @@ export default defineConfig({
           include: HEAP_FILES,
           testTimeout: 60_000,
           hookTimeout: 180_000,
+          // (projects that run together must agree on it)
+          maxWorkers: 3,
         },
       },
       {
