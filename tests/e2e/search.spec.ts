@@ -6,6 +6,7 @@
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { resolve } from 'node:path';
+import type { Locator, Page } from '@playwright/test';
 import { DATA_DEADLINE_MS } from '../../widgets/lib/data/client.ts';
 import {
   ACTIVE,
@@ -24,6 +25,16 @@ import {
 } from './fixtures.ts';
 
 const shots = screenshotDir('');
+
+/** Moves the page's clock (page.clock.install()) one data deadline at a time until `shown` is visible: the element has given up (and retried, where it does). */
+async function pastDeadlinesUntil(page: Page, shown: Locator): Promise<void> {
+  await expect
+    .poll(async () => {
+      await page.clock.runFor(DATA_DEADLINE_MS);
+      return shown.isVisible();
+    })
+    .toBe(true);
+}
 
 test.describe('property search', () => {
   test('a search with every filter shows exactly the count SQL gives', async ({ page, data, consoleErrors }) => {
@@ -274,12 +285,7 @@ test.describe('property search', () => {
     await page.clock.runFor(DATA_DEADLINE_MS - 1000);
     await expect(s.results.locator('[part="list"]')).toHaveAttribute('aria-busy', 'true');
     await expect(again).toBeHidden();
-    await expect
-      .poll(async () => {
-        await page.clock.runFor(DATA_DEADLINE_MS);
-        return again.isVisible();
-      })
-      .toBe(true);
+    await pastDeadlinesUntil(page, again);
     // each asked once more after it failed (widgets/lib/data/cache.ts), then given up
     expect(stalled.toSorted()).toEqual([...stalled.slice(0, 2), ...stalled.slice(0, 2)].toSorted());
     await page.unroute('**/rest/v1/rpc/search_listings*');
@@ -320,12 +326,7 @@ test.describe('property search', () => {
       await expect.poll(() => asked).toBe(1);
       await page.clock.runFor(DATA_DEADLINE_MS - 1000);
       await expect(featured.locator('[part="skeleton"]').first()).toBeVisible();
-      await expect
-        .poll(async () => {
-          await page.clock.runFor(DATA_DEADLINE_MS);
-          return featured.getByRole('alert').isVisible();
-        })
-        .toBe(true);
+      await pastDeadlinesUntil(page, featured.getByRole('alert'));
       await expect(featured.getByRole('alert')).toHaveText('The featured properties could not be loaded.');
       expect(asked).toBeGreaterThanOrEqual(1);
     } finally {
