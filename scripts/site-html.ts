@@ -257,7 +257,9 @@ export { alternateLinks };
  * made by the one language-path rule, site-urls.ts), followed only when it is a path on this origin
  * (docs/decisions.md #24). Shows the generic error screen
  * (docs/product.md §2) when one of our own scripts fails to load or throws. Texts in both languages are
- * inlined, since the failing script may be the one that would translate them.
+ * inlined, since the failing script may be the one that would translate them. The screen's styles
+ * are set through the style object: a `style` attribute is inline style, which the page's own
+ * Content-Security-Policy refuses (docs/architecture.md "Security headers").
  */
 export function bootScript(): string {
   const en = load('en');
@@ -276,7 +278,7 @@ try{var L=localStorage.getItem('exp-lang'),T=h.getAttribute('data-exp-twin');
 if((L==='en'||L==='es')&&L!==h.lang&&T&&${SAME_ORIGIN_PATH}.test(T)&&new URL(T,location.href).origin===location.origin){location.replace(T+location.search+location.hash)}}catch(e){}
 var S=${JSON.stringify(strings)};
 function ours(u){try{var x=new URL(u,location.href);return x.origin===location.origin&&/^\\/(assets|widgets)\\//.test(x.pathname)}catch(e){return false}}
-function show(){if(d.getElementById('exp-error-screen')||!d.body){return}var t=S[h.lang==='es'?'es':'en'];var w=d.createElement('div');w.id='exp-error-screen';w.setAttribute('role','alertdialog');w.setAttribute('aria-labelledby','exp-error-title');w.setAttribute('style','position:fixed;inset:0;z-index:2147483647;display:flex;align-items:center;justify-content:center;padding:24px;background:#f8fafc;color:#0f172a;font:16px/1.5 system-ui,sans-serif;text-align:center');var b=d.createElement('div');var h1=d.createElement('h1');h1.id='exp-error-title';h1.textContent=t[0];h1.setAttribute('style','margin:0 0 8px;font-size:28px');var p=d.createElement('p');p.textContent=t[1];p.setAttribute('style','margin:0 0 20px;color:#475569');var r=d.createElement('button');r.type='button';r.textContent=t[2];r.setAttribute('style','font:inherit;font-weight:600;padding:12px 24px;border:0;border-radius:999px;background:#123c69;color:#fff;cursor:pointer');r.onclick=function(){location.reload()};b.appendChild(h1);b.appendChild(p);b.appendChild(r);w.appendChild(b);d.body.appendChild(w);r.focus()}
+function show(){if(d.getElementById('exp-error-screen')||!d.body){return}var t=S[h.lang==='es'?'es':'en'];var w=d.createElement('div');w.id='exp-error-screen';w.setAttribute('role','alertdialog');w.setAttribute('aria-labelledby','exp-error-title');w.style.cssText='position:fixed;inset:0;z-index:2147483647;display:flex;align-items:center;justify-content:center;padding:24px;background:#f8fafc;color:#0f172a;font:16px/1.5 system-ui,sans-serif;text-align:center';var b=d.createElement('div');var h1=d.createElement('h1');h1.id='exp-error-title';h1.textContent=t[0];h1.style.cssText='margin:0 0 8px;font-size:28px';var p=d.createElement('p');p.textContent=t[1];p.style.cssText='margin:0 0 20px;color:#475569';var r=d.createElement('button');r.type='button';r.textContent=t[2];r.style.cssText='font:inherit;font-weight:600;padding:12px 24px;border:0;border-radius:999px;background:#123c69;color:#fff;cursor:pointer';r.onclick=function(){location.reload()};b.appendChild(h1);b.appendChild(p);b.appendChild(r);w.appendChild(b);d.body.appendChild(w);r.focus()}
 function later(){if(d.body){show()}else{d.addEventListener('DOMContentLoaded',show)}}
 addEventListener('error',function(e){var t=e.target;if(t&&t.tagName==='SCRIPT'&&t.src&&ours(t.src)){later()}else if(e instanceof ErrorEvent&&e.filename&&ours(e.filename)){later()}},true);
 })();`;

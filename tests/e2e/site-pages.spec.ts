@@ -409,6 +409,10 @@ test.describe('the host site: its pages', () => {
     await expect(screen).toBeVisible();
     await expect(screen.getByRole('heading')).toHaveText('Algo salió mal');
     await expect(screen).toContainText('Lo sentimos, ocurrió algo inesperado.');
+    // over the whole window, styled under the page's Content-Security-Policy
+    const view = page.viewportSize();
+    expect(await screen.boundingBox()).toEqual({ x: 0, y: 0, width: view?.width, height: view?.height });
+    await expect(screen.getByRole('button', { name: 'Recargar página' })).toHaveCSS('border-radius', '999px');
     fail = false;
     await screen.getByRole('button', { name: 'Recargar página' }).click();
     await expect(page.getByRole('heading', { level: 1 })).toHaveText('Acerca de eXp Realty Ecuador');
