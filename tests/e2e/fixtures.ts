@@ -14,9 +14,13 @@ import { pinSuiteClock, shiftDate } from '../support/suite-clock.mjs';
 export const test = base.extend<{ consoleErrors: string[] }, { data: TestServer }>({
   // the pages' clock reads the run's instant, as the servers' do (docs/decisions.md #33), running
   // on from there; a test that makes a context of its own sets it with setClock()
+  // and nothing any of its pages does, in any test, is refused by the page's Content-Security-Policy
+  // (docs/architecture.md "Security headers")
   context: async ({ context }, use) => {
     await setClock(context);
+    const refused = cspViolations(context);
     await use(context);
+    expect(refused, "what the pages' Content-Security-Policy refused").toEqual([]);
   },
   data: [
     async ({}, use) => {
@@ -74,6 +78,19 @@ export async function setClock(context: BrowserContext): Promise<BrowserContext>
   await context.addInitScript(shiftDate, pinSuiteClock());
   followRequests(context);
   return context;
+}
+
+/**
+ * What the context's pages were refused by their Content-Security-Policy, as the browser reports it
+ * (an error on the page's console naming the directive), with the page's address.
+ */
+export function cspViolations(context: BrowserContext): string[] {
+  const refused: string[] = [];
+  context.on('console', (m) => {
+    if (m.type() === 'error' && /Content Security Policy/.test(m.text()))
+      refused.push(`${m.page()?.url() ?? '?'}: ${m.text()}`);
+  });
+  return refused;
 }
 
 /**
