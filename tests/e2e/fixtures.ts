@@ -8,20 +8,25 @@ import { resolve } from 'node:path';
 import { test as base, expect, type BrowserContext, type Locator, type Page, type Request } from '@playwright/test';
 import { startTestServer, type TestServer } from '../support/servers.ts';
 import { SITE_ROUTES } from '../../core/routes.ts';
-import { translate } from '../../core/translate.ts';
 import { pinSuiteClock, shiftDate } from '../support/suite-clock.mjs';
 
-export const test = base.extend<{ consoleErrors: string[] }, { data: TestServer }>({
+export const test = base.extend<{ consoleErrors: string[]; refusedByPolicy: void }, { data: TestServer }>({
   // the pages' clock reads the run's instant, as the servers' do (docs/decisions.md #33), running
   // on from there; a test that makes a context of its own sets it with setClock()
-  // and nothing any of its pages does, in any test, is refused by the page's Content-Security-Policy
-  // (docs/architecture.md "Security headers")
   context: async ({ context }, use) => {
     await setClock(context);
-    const refused = cspViolations(context);
     await use(context);
-    expect(refused, "what the pages' Content-Security-Policy refused").toEqual([]);
   },
+  // in every test, nothing any page of any context it opened did was refused by the page's
+  // Content-Security-Policy (docs/architecture.md "Security headers"; setClock() follows them)
+  refusedByPolicy: [
+    async ({}, use) => {
+      refused.length = 0;
+      await use();
+      expect(refused.splice(0), "what the pages' Content-Security-Policy refused").toEqual([]);
+    },
+    { auto: true },
+  ],
   data: [
     async ({}, use) => {
       const server = await startTestServer('postgres');
@@ -77,20 +82,22 @@ export function screenshotDir(name: string): string {
 export async function setClock(context: BrowserContext): Promise<BrowserContext> {
   await context.addInitScript(shiftDate, pinSuiteClock());
   followRequests(context);
+  followRefusals(context);
   return context;
 }
 
 /**
- * What the context's pages were refused by their Content-Security-Policy, as the browser reports it
- * (an error on the page's console naming the directive), with the page's address.
+ * What the running test's pages were refused by their Content-Security-Policy, as the browser
+ * reports it (an error on the page's console naming the directive), with the page's address; a
+ * worker runs one test at a time.
  */
-export function cspViolations(context: BrowserContext): string[] {
-  const refused: string[] = [];
+const refused: string[] = [];
+
+function followRefusals(context: BrowserContext): void {
   context.on('console', (m) => {
     if (m.type() === 'error' && /Content Security Policy/.test(m.text()))
       refused.push(`${m.page()?.url() ?? '?'}: ${m.text()}`);
   });
-  return refused;
 }
 
 /**
@@ -240,46 +247,7 @@ export async function visibleText(page: Page): Promise<string> {
   });
 }
 
-type Tree = { [k: string]: string | Tree };
-const flatten = (o: Tree, prefix = ''): Array<[string, string]> =>
-  Object.entries(o).flatMap(([k, v]) =>
-    typeof v === 'string' ? [[prefix + k, v] as [string, string]] : flatten(v, `${prefix}${k}.`),
-  );
-
-/** A locale file, as written. */
-const localeFile = (lang: 'en' | 'es'): Tree =>
-  JSON.parse(readFileSync(resolve(import.meta.dirname, '../../core/locales', `${lang}.json`), 'utf8')) as Tree;
-
-/** A locale file's texts by their dotted keys. */
-const localeTexts = (lang: 'en' | 'es'): Record<string, string> => Object.fromEntries(flatten(localeFile(lang)));
-
-/** One interface text, translated as the elements translate it (core/translate.ts: the key itself where the file has none). */
-export const localeText = (lang: 'en' | 'es', key: string): string => translate(localeFile(lang), key, {}, lang);
-
-/** English interface texts that must not show on a Spanish page (the parts around placeholders). */
-export function englishOnlyPhrases(): string[] {
-  const en = localeTexts('en');
-  const es = localeTexts('es');
-  const phrases = new Set<string>();
-  for (const [key, text] of Object.entries(en)) {
-    // composed titles are listing data in the listing's own language (an English listing keeps its
-    // title on a Spanish page), not the interface's
-    if (
-      key.startsWith('language.') ||
-      key.startsWith('attributes.') ||
-      key.startsWith('site.composedTitle.') ||
-      es[key] === text
-    )
-      continue;
-    for (const part of text.replace(/<[^>]+>/g, ' ').split(/\{\{[^}]+\}\}/)) {
-      const phrase = part.trim();
-      // short or generic fragments could be names or data; whole words of six letters and more are ours
-      if (phrase.length >= 6 && /[a-z]/i.test(phrase) && !Object.values(es).some((v) => v.includes(phrase)))
-        phrases.add(phrase);
-    }
-  }
-  return [...phrases];
-}
+export { englishOnlyPhrases, localeText } from './locale-texts.ts';
 
 const AXE_SOURCE = readFileSync(resolve(import.meta.dirname, '../../node_modules/axe-core/axe.min.js'), 'utf8');
 
