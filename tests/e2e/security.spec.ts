@@ -1,5 +1,5 @@
 /**
- * The pages under their security headers (docs/architecture.md "Security headers"), in Chromium:
+ * The pages' security headers (docs/architecture.md "Security headers"), read as a browser gets them:
  * every page, in both languages, and the embedding demos answer with their Content-Security-Policy,
  * and the policy holds what it must: the boot script by its hash, nothing inline besides, no
  * framing by others. That nothing a page does is refused by its policy is held in every test of
