@@ -10,20 +10,28 @@ import { startTestServer, type TestServer } from '../support/servers.ts';
 import { SITE_ROUTES } from '../../core/routes.ts';
 import { pinSuiteClock, shiftDate } from '../support/suite-clock.mjs';
 
-export const test = base.extend<{ consoleErrors: string[]; refusedByPolicy: void }, { data: TestServer }>({
+export const test = base.extend<{ consoleErrors: string[]; pageFaults: void }, { data: TestServer }>({
   // the pages' clock reads the run's instant, as the servers' do (docs/decisions.md #33), running
   // on from there; a test that makes a context of its own sets it with setClock()
   context: async ({ context }, use) => {
     await setClock(context);
     await use(context);
   },
-  // in every test, nothing any page of any context it opened did was refused by the page's
-  // Content-Security-Policy (docs/architecture.md "Security headers"; setClock() follows them)
-  refusedByPolicy: [
+  // in every test, in every page of every context it opened (setClock() follows them): nothing
+  // refused by the page's Content-Security-Policy (docs/architecture.md "Security headers"), and no
+  // error left uncaught but those the test provoked (failsOnPurpose)
+  pageFaults: [
     async ({}, use) => {
-      refused.length = 0;
+      faults.refused.length = 0;
+      faults.uncaught.length = 0;
+      faults.provoked.length = 0;
       await use();
-      expect(refused.splice(0), "what the pages' Content-Security-Policy refused").toEqual([]);
+      expect(faults.refused.splice(0), "what the pages' Content-Security-Policy refused").toEqual([]);
+      const provoked = faults.provoked.splice(0);
+      expect(
+        faults.uncaught.splice(0).filter((e) => !provoked.some((p) => p.test(e))),
+        "the pages' uncaught errors",
+      ).toEqual([]);
     },
     { auto: true },
   ],
@@ -82,22 +90,28 @@ export function screenshotDir(name: string): string {
 export async function setClock(context: BrowserContext): Promise<BrowserContext> {
   await context.addInitScript(shiftDate, pinSuiteClock());
   followRequests(context);
-  followRefusals(context);
+  followFaults(context);
   return context;
 }
 
 /**
- * What the running test's pages were refused by their Content-Security-Policy, as the browser
- * reports it (an error on the page's console naming the directive), with the page's address; a
- * worker runs one test at a time.
+ * The running test's pages' faults, each with the page's address (a worker runs one test at a
+ * time): what their Content-Security-Policy refused, as the browser reports it (an error on the
+ * page's console naming the directive), and the errors their scripts left uncaught.
  */
-const refused: string[] = [];
+const faults = { refused: [] as string[], uncaught: [] as string[], provoked: [] as RegExp[] };
 
-function followRefusals(context: BrowserContext): void {
+function followFaults(context: BrowserContext): void {
   context.on('console', (m) => {
     if (m.type() === 'error' && /Content Security Policy/.test(m.text()))
-      refused.push(`${m.page()?.url() ?? '?'}: ${m.text()}`);
+      faults.refused.push(`${m.page()?.url() ?? '?'}: ${m.text()}`);
   });
+  context.on('weberror', (e) => faults.uncaught.push(`${e.page()?.url() ?? '?'}: ${e.error().message}`));
+}
+
+/** A test that makes a page's script fail on purpose names the uncaught error it expects (pageFaults). */
+export function failsOnPurpose(error: RegExp): void {
+  faults.provoked.push(error);
 }
 
 /**

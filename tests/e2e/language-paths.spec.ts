@@ -41,7 +41,10 @@ test.describe('language paths', () => {
     await Promise.all(
       (['en', 'es'] as const).map(async (lang) => {
         const context = await setClock(await browser.newContext());
-        await context.addInitScript((l) => localStorage.setItem('exp-lang', l), lang);
+        // in the site's documents (a new tab's about:blank has no storage to write)
+        await context.addInitScript((l) => {
+          if (location.protocol === 'http:') localStorage.setItem('exp-lang', l);
+        }, lang);
         const page = await context.newPage();
         await page.route('**/*', async (route) => {
           const url = route.request().url();

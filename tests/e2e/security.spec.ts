@@ -3,7 +3,7 @@
  * every page, in both languages, and the embedding demos answer with their Content-Security-Policy,
  * and the policy holds what it must: the boot script by its hash, nothing inline besides, no
  * framing by others. That nothing a page does is refused by its policy is held in every test of
- * this suite, on every page it opens, at every width and in every state it reaches (the `refusedByPolicy`
+ * this suite, on every page it opens, at every width and in every state it reaches (the `pageFaults`
  * fixture, tests/e2e/fixtures.ts): every page in both languages at 320 and 390 px (narrow.spec.ts),
  * the site's pages on a desktop as a visitor scrolls them and switches their language
  * (site.spec.ts), the demos (demo.spec.ts), the map and a listing's dialog (search.spec.ts).

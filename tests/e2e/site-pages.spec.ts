@@ -5,7 +5,7 @@
  */
 import type { Page } from '@playwright/test';
 import { SITE } from '../../core/site.ts';
-import { ACTIVE, expect, fmt, PLACE_TEXT, scrolledTo, setClock, settled, test } from './fixtures.ts';
+import { ACTIVE, expect, failsOnPurpose, fmt, PLACE_TEXT, scrolledTo, setClock, settled, test } from './fixtures.ts';
 
 async function jsonLd(page: Page): Promise<Array<Record<string, unknown>>> {
   return page.evaluate(() =>
@@ -419,6 +419,7 @@ test.describe('the host site: its pages', () => {
     await expect(page.getByRole('alertdialog')).toHaveCount(0);
 
     // a script of the page that throws
+    failsOnPurpose(/: boom$/);
     await page.route(/\/assets\/site-[\w-]+\.js$/, (route) =>
       route.fulfill({ contentType: 'text/javascript', body: 'throw new Error("boom")' }),
     );
