@@ -2,6 +2,7 @@
 import tseslint from 'typescript-eslint';
 import reactHooks from 'eslint-plugin-react-hooks';
 import { house } from './scripts/eslint-house.js';
+import { NODE_TESTS } from './tests/support/node-tests.mjs';
 
 /** The house's import rules between the top-level folders (scripts/eslint-house.js). */
 const houseRules = {
@@ -74,20 +75,17 @@ export default tseslint.config(
   {
     // the node tests share their worker's modules and process (vitest.config.ts, isolate: false): a
     // file that wrote the environment would change the files after it in that worker
-    files: ['core/**/*.test.ts', 'server/**/*.test.ts', 'scripts/**/*.test.ts', 'tests/contract/**/*.ts'],
+    files: NODE_TESTS,
     rules: {
       'no-restricted-syntax': [
         ...noReplacementPatterns.rules['no-restricted-syntax'],
-        {
-          selector:
-            ":matches(AssignmentExpression > MemberExpression.left, UpdateExpression > MemberExpression.argument, UnaryExpression[operator='delete'] > MemberExpression.argument)[object.object.name='process'][object.property.name='env']",
+        ...[
+          ":matches(AssignmentExpression > MemberExpression.left, UpdateExpression > MemberExpression.argument, UnaryExpression[operator='delete'] > MemberExpression.argument)[object.object.name='process'][object.property.name='env']",
+          "CallExpression[callee.object.name='Object'][callee.property.name='assign'][arguments.0.object.name='process'][arguments.0.property.name='env']",
+        ].map((selector) => ({
+          selector,
           message: 'Give a server or child process its environment (options, env:) instead of writing process.env.',
-        },
-        {
-          selector:
-            "CallExpression[callee.object.name='Object'][callee.property.name='assign'][arguments.0.object.name='process'][arguments.0.property.name='env']",
-          message: 'Give a server or child process its environment (options, env:) instead of writing process.env.',
-        },
+        })),
       ],
     },
   },

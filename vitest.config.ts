@@ -1,6 +1,7 @@
 import { configDefaults, defineConfig } from 'vitest/config';
 import { widgetStyles } from './scripts/widget-styles.ts';
 import { widgetTexts } from './scripts/widget-texts.ts';
+import { NODE_TESTS } from './tests/support/node-tests.mjs';
 import { pinSuiteClock } from './tests/support/suite-clock.mjs';
 
 // every test runs at one stated instant, whatever the machine's date (docs/decisions.md #33)
@@ -48,7 +49,7 @@ export default defineConfig({
         test: {
           name: 'node',
           environment: 'node',
-          include: ['core/**/*.test.ts', 'server/**/*.test.ts', 'scripts/**/*.test.ts', 'tests/contract/**/*.test.ts'],
+          include: NODE_TESTS,
           exclude: [...configDefaults.exclude, ...HEAP_FILES],
           testTimeout: 60_000,
           // the files of a worker share its modules (the server, pg, the support code) instead of
