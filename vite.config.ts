@@ -22,16 +22,6 @@ const RUNTIME =
   /node_modules[\\/](react|react-dom|scheduler|@r2wc|@supabase[\\/]postgrest-js|@preact|use-sync-external-store)[\\/]|widgets[\\/]lib[\\/](element|attributes|config|define|events|i18n|styles|toast|lazy-chunk|main-thread|page-answer|ui[\\/]form-field|ui[\\/]options|site-links|visits[\\/]intent|ui[\\/]icons[\\/](icon|search|pin|heart))\.tsx?$|widgets[\\/]lib[\\/]data[\\/](client|text)\.ts$|core[\\/]protocol[\\/](format|text|safe-urls)\.ts$|core[\\/](translate|lang|clock)\.ts$|virtual:exp-texts\/base$|exp-use-sync-external-store$/;
 
 /**
- * OpenLayers and our maps' base (widgets/lib/map/map-base.ts, map-styles.ts), one chunk for the
- * search's map (ol-map.ts) and a listing's (ol-location.ts): left to rolldown, what both import
- * would be a chunk of its own beside the one the search's map shares with drawing, and the search
- * page would download OpenLayers in more, less compressible pieces (about 1.5 KB gzip more).
- * `minShareCount: 2` leaves a module that one chunk alone imports in that chunk: the browser's
- * clusters (ol/source/Cluster.js, ol-ext: ol-cluster.ts), drawing (Draw, Modify: ol-draw.ts) and
- * the search map's own (ol/Overlay.js) stay lazy. A captured module's imports come with it, so the
- * Multi* geometries OpenLayers' render/Feature.js imports (only drawing runs them) are in it.
- */
-/**
  * The location box and its suggestions, which the search and the valuation load: one chunk, not
  * one each (each file costs its own request and its own compression).
  */
@@ -55,7 +45,24 @@ const LISTING_UI =
  */
 const FILTERS = /core[\\/]protocol[\\/](filters|polygon)\.ts$/;
 
-const OPENLAYERS = /node_modules[\\/]ol[\\/]|widgets[\\/]lib[\\/]map[\\/](map-base|map-styles)\.ts$/;
+/**
+ * OpenLayers and our maps' base (widgets/lib/map/map-base.ts, map-styles.ts, marks-layer.ts), in
+ * chunks by which of the maps' chunks use them (`entriesAware`): the search's map (ol-map.ts) and a
+ * listing's (ol-location.ts) share the map, the view, the tiles and our marks; the browser's clusters
+ * (ol-cluster.ts) and drawing an area (ol-draw.ts) also share OpenLayers' vector stack (features,
+ * styles, their rendering), which our maps draw without (marks-layer.ts), so that neither the
+ * search page nor a listing's downloads it (about 30 KB gzip) until a visitor clusters or draws.
+ * Left to rolldown, what the maps share would be in more, less compressible pieces. `minShareCount:
+ * 2` leaves a module that one chunk alone imports in that chunk (ol/source/Cluster.js and ol-ext;
+ * Draw and Modify; the search map's ol/Overlay.js). The chunks are named by what loads them
+ * (`openLayersChunk`), not by rolldown's list of the entries that share them.
+ */
+const OPENLAYERS = /node_modules[\\/]ol[\\/]|widgets[\\/]lib[\\/]map[\\/](map-base|map-styles|marks-layer)\.ts$/;
+
+/** An OpenLayers chunk's name: `openlayers` where a map's chunk loads it, `openlayers-vector` where only clustering or drawing does. */
+function openLayersChunk(name: string): string {
+  return /~ol-(map|location)\b/.test(name) ? 'openlayers' : 'openlayers-vector';
+}
 
 /**
  * @preact/signals-react reaches React's useSyncExternalStore through the `use-sync-external-store`
@@ -180,12 +187,14 @@ export default defineConfig(({ mode }): UserConfig => {
               chunkFileNames: (chunk) =>
                 chunk.facadeModuleId?.includes('virtual:exp-texts-es/')
                   ? 'chunks/es-[name]-[hash].js'
-                  : 'chunks/[name]-[hash].js',
+                  : chunk.name.startsWith('openlayers~')
+                    ? `chunks/${openLayersChunk(chunk.name)}-[hash].js`
+                    : 'chunks/[name]-[hash].js',
               assetFileNames: 'chunks/[name]-[hash][extname]',
               codeSplitting: {
                 groups: [
                   { name: 'runtime', test: RUNTIME, priority: 10 },
-                  { name: 'openlayers', test: OPENLAYERS, minShareCount: 2 },
+                  { name: 'openlayers', test: OPENLAYERS, minShareCount: 2, entriesAware: true },
                   { name: 'shared', test: SHARED, minShareCount: 2 },
                   { name: 'listing-ui', test: LISTING_UI, minShareCount: 2 },
                   { name: 'filters', test: FILTERS, minShareCount: 2 },

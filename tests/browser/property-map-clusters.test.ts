@@ -215,26 +215,7 @@ describe('the map: its pins and clusters', () => {
       // click the biggest cluster: the view zooms into its listings and the cells of the new view come
       await quiet(CELLS_WAIT_PAST);
       const sent = clusterCalls();
-      const features = (
-        target.expMap.map as unknown as {
-          getLayers(): {
-            getArray(): Array<{
-              getSource?(): {
-                getFeatures?(): Array<{ get(k: string): unknown; getGeometry(): { getCoordinates(): number[] } }>;
-              } | null;
-            }>;
-          };
-        }
-      )
-        .getLayers()
-        .getArray();
-      const cells = features
-        .flatMap((l) => l.getSource?.()?.getFeatures?.() ?? [])
-        .filter((f) => typeof f.get('count') === 'number');
-      const biggest = cells.sort((a, b) => Number(b.get('count')) - Number(a.get('count')))[0]!;
-      const px = (
-        target.expMap.map as unknown as { getPixelFromCoordinate(c: number[]): number[] }
-      ).getPixelFromCoordinate(biggest.getGeometry().getCoordinates());
+      const px = target.expMap.cells().sort((a, b) => b.count - a.count)[0]!.pixel;
       const rect = target.getBoundingClientRect();
       await sendMouse({ type: 'click', position: [Math.round(rect.left + px[0]!), Math.round(rect.top + px[1]!)] });
       await waitFor(() => view.getZoom() > before, 5000, 'zoomed in');

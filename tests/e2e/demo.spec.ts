@@ -279,5 +279,7 @@ test.describe('embedding demos', () => {
     expect(search.files.map((f) => f.url).join(' ')).toMatch(/ol-map/);
     for (const page of [directory, search])
       expect(page.files.map((f) => f.url).join(' ')).not.toMatch(/\/(es|property-dialog|inquiry-form|ol-cluster)-/);
+    // nor OpenLayers' vector stack, which only the browser's clusters and drawing an area need (vite.config.ts OPENLAYERS)
+    expect(search.files.map((f) => f.url).join(' ')).not.toMatch(/\/(openlayers-vector|ol-draw)-/);
   });
 });

@@ -10,6 +10,7 @@ import { API_URL, cleanup, loadBundle, waitFor } from '../browser/helpers.ts';
 export interface MapHandle {
   pixelOf(id: string): [number, number] | undefined;
   stats(): { clusters: number[]; singles: number };
+  cells(): Array<{ count: number; pixel: [number, number] }>;
   outlineShown(): boolean;
   tileErrors(): number;
   viewTiles(): { z: number; x: [number, number]; y: [number, number] };

@@ -26,69 +26,13 @@ export const WEIGHT_BUDGETS = {
   /** a page with only <exp-agent-directory> */
   directory: 105 * 1024 + I18NEXT_GZIP,
   /**
-   * a page with <exp-property-search> and its map; 1 KB more since issues 43-44 (docs/decisions.md
-   * #22): the picked place's median (its loader; the figure's code comes only with a place), an
-   * unknown place said instead of an empty map, and the location box shared with the valuation;
-   * 1 KB more since issue 45: each card's next open house (its times read and written in Ecuador's
-   * time), "Open house this week" with its chip, and the popup's "Schedule a visit"; 0.5 KB more
-   * since issue 46: Buy / Rent first in the bar, a rent's price steps and "/month" on cards and
-   * pins, after "More filters" and the chips went to chunks of their own (loaded when opened, and
-   * once a search has a filter); 0.1 KB more since issue 57: the one clock the cards' days on the
-   * market, price cuts and open houses read (core/clock.ts, docs/decisions.md #33, 86 bytes in the
-   * runtime chunk); 0.4 KB more since issue 58: the map's credit names the deployment's tile
-   * provider (`tile-attribution`, read as text and links), and the valuation's small map shows it
-   * too, so the map's controls no longer share one chunk with main-thread.ts; 0.125 KB more since
-   * issue 59: the entry's line that loads <exp-agent-area> where it is (its code, auth-js with it,
-   * is a chunk of its own that only the agents' page downloads); 0.25 KB more since its second
-   * part: the Spanish address said in Spanish (/es/agente, core/routes.ts SPANISH_PATHS, which
-   * every link and the language switch read) and a profile's about in the page's language; 0.5 KB
-   * more since issue 60: every form that takes personal data (the detail's inquiry, the alert
-   * dialog) says what happens to it and links the privacy notice on our site (docs/privacy.md), and
-   * the shared chunks moved when the agents' area started its first calls from the API's settings
-   * (measured: the runtime +147 bytes of linkage, visits' intent a chunk of its own, 160); 0.25 KB
-   * more since its consents and issue 61: the optional boxes in the detail's inquiry form
-   * (docs/privacy.md "Consents"), and the search's address, place name, last page and types each a
-   * hook of their own (use-url-sync.ts, search-hooks.ts); 1.6 KB less since issue 64: nine pieces
-   * smaller than a chunk's own cost (the lazy loader, the main-thread yield, the site's links and
-   * routes, the visit intent, four icons) went into the runtime chunk (measured: the search page
-   * 225,362 -> 223,441 bytes, the directory page 108,708 -> 109,495); 1.5 KB less again: the pieces
-   * of a listing every listing's view draws (the photos' carousel and placeholder, the heart and the
-   * saved store, the badges, the listing's reading) one chunk instead of seven (vite.config.ts
-   * LISTING_UI; the search page 221,733 bytes in 15 files); 0.125 KB more since "What's nearby" in
-   * the listing's detail (docs/projects.md "What is near"): none of its code, texts or utilities is
-   * on the first screen (they come with the detail, loaded when a listing opens; utilities the detail
-   * already had), but every chunk's name changed with it, and names' hashes compress differently
-   * (measured: +15 bytes over 15 files, 222,196 -> 222,211, past a budget that had 12 left); 0.25 KB
-   * more since issue 64's `loading="lazy"` (docs/embedding.md "The script"): the entry watches such
-   * an element with two intersection observers (the entry 959 -> 1,126 bytes), which takes the
-   * footer and "Recently viewed" off our own site's pages (its search page 9.1 KB lighter); 0.0625 KB
-   * more since the outline under the tiles is drawn only while it can be seen (map-base.ts
-   * `underlay`) and tiles come without fading in (measured: the page 222,549 -> 222,618
-   * bytes); 0.25 KB more since a search page's HTML carries its first answer (docs/product.md "In the
-   * page's HTML"): the element starts from it instead of asking (the answer's reading, in the runtime
-   * with the directory's, the featured block's and a listing's: widgets/lib/page-answer.ts), and the
-   * search's address rules moved to core/protocol/search-state.ts for the server to read too
-   * (measured: 222,630 -> 222,856 bytes); 0.375 KB more since the search stopped redoing at load
-   * what its page had done (the served JSON-LD kept as it came, the store made at the address's
-   * search, the tiles waiting for the view's first place, a card's next photo fetched when the visitor
-   * comes to it; measured: 222,856 -> 223,161 bytes, for a main thread 13% less busy as the page
-   * loads, docs/benchmarks.md "Measured apart"); 0.375 KB more since a phone's map waits behind "Show the map"
-   * (the button, its icon and the tab's memory of it in the map panel's chunk; measured: 223,161 ->
-   * 223,621 bytes), for a phone's page 80 KB lighter (`searchPhone`); 0.125 KB more since a hover
-   * draws only what it changes (the hovered listing a signal the map and each card read: a card's
-   * wrapper in the search's chunk, the map's subscription; measured: 223,621 -> 223,718 bytes, for
-   * "open the detail" p75 276 -> 216 ms in the INP benchmark, docs/benchmarks.md "A hover"). Measured
-   * since 2026-12-05 with the chunks' hashes as stand-ins (`contentGzip`): the tree of 337ef1a then
-   * 223,802 bytes, with its own hashes 223,798 and, rebuilt with one server-side change, 223,822;
-   * 0.0625 KB more since the elements' Spanish comes element by element (scripts/widget-texts.ts:
-   * each element's and part's texts say where their Spanish is, and the runtime keeps which it has;
-   * measured: 223,799 -> 223,839 bytes), for a Spanish page that no longer downloads every element's
-   * Spanish texts, nor them twice on our site (the search's in Spanish: 135 KB of texts -> 50 KB, raw);
-   * 0.5 KB less since the finished code leaves out the minifier's `@__PURE__` marks
-   * (scripts/finished-code.ts; measured: 223,876 -> 223,324 bytes, with a listing's view count that
-   * reads its answer to the end). Issue 64 takes the page to 200 KB.
+   * a page with <exp-property-search> and its map: issue 64's 190 KB. What moved it, change by
+   * change, is in docs/benchmarks.md ("Weight" and "Measured apart"); the last: the maps draw their
+   * pins, badges and outline on a canvas of their own (widgets/lib/map/marks-layer.ts), so
+   * OpenLayers' vector stack comes only with the browser's clusters or the drawing tool (measured:
+   * 223,324 -> 193,553 bytes). The budget's margin is 1 KB.
    */
-  search: 201 * 1024 + 704 + 384 + 384 + 128 + 64 - 512 + I18NEXT_GZIP,
+  search: 190 * 1024,
   /**
    * the same page on a phone (390 px): no map is shown until the visitor asks, so neither
    * OpenLayers nor the map's code is downloaded (measured: 142,856 bytes; 142,631 without the

@@ -3,8 +3,6 @@
  * neighbours drawn under them, so pins never float on white when tiles cannot load, and how the
  * visitor moves the map.
  */
-import Feature from 'ol/Feature.js';
-import Polygon from 'ol/geom/Polygon.js';
 import Kinetic from 'ol/Kinetic.js';
 import DoubleClickZoom from 'ol/interaction/DoubleClickZoom.js';
 import DragPan from 'ol/interaction/DragPan.js';
@@ -12,13 +10,13 @@ import KeyboardPan from 'ol/interaction/KeyboardPan.js';
 import KeyboardZoom from 'ol/interaction/KeyboardZoom.js';
 import MouseWheelZoom from 'ol/interaction/MouseWheelZoom.js';
 import PinchZoom from 'ol/interaction/PinchZoom.js';
+import type Layer from 'ol/layer/Layer.js';
 import TileLayer from 'ol/layer/Tile.js';
-import VectorLayer from 'ol/layer/Vector.js';
 import { fromLonLat } from 'ol/proj.js';
-import VectorSource from 'ol/source/Vector.js';
 import XYZ from 'ol/source/XYZ.js';
 import outline, { type Outline } from 'virtual:ecuador-outline';
 import { OUTLINE_STYLES } from './map-styles.ts';
+import { createMarks, type Coordinate } from './marks-layer.ts';
 
 /**
  * The tiles when an element names none (its `tile-url`): OpenStreetMap's own, for development only
@@ -40,7 +38,7 @@ export function interactions(still = false) {
 /** The tiles of a map and the outline under them. */
 export interface Underlay {
   /** the outline, then the tiles (the map's first two layers) */
-  readonly layers: [VectorLayer, TileLayer];
+  readonly layers: [Layer, TileLayer];
   /** another provider's tiles (an element's new `tile-url`): the outline again until its first tile */
   setTileUrl(url: string | undefined): void;
 }
@@ -77,27 +75,29 @@ export function underlay(url: string | undefined): Underlay {
   };
 }
 
-/** The outline layer: in the chunk when small enough, else fetched beside it. */
-function ecuadorOutline(): VectorLayer {
-  const land = new VectorSource();
-  const addOutline = (o: Outline) =>
-    land.addFeatures([
-      ...o.neighbours.map(
-        (ring) => new Feature({ geometry: new Polygon([ring.map((c) => fromLonLat(c))]), kind: 'neighbour' }),
-      ),
-      ...o.ecuador.map(
-        (ring) => new Feature({ geometry: new Polygon([ring.map((c) => fromLonLat(c))]), kind: 'ecuador' }),
-      ),
-    ]);
-  if (outline.data) addOutline(outline.data);
+/** The outline's layer (marks-layer.ts): in the chunk when small enough, else fetched beside it. */
+function ecuadorOutline(): Layer {
+  let rings: { ecuador: Coordinate[][]; neighbours: Coordinate[][] } | null = null;
+  const project = (o: Outline) => {
+    const mercator = (list: Outline['ecuador']) => list.map((ring) => ring.map((c) => fromLonLat(c)));
+    rings = { ecuador: mercator(o.ecuador), neighbours: mercator(o.neighbours) };
+    marks.changed();
+  };
+  const marks = createMarks<never>({
+    zIndex: 0,
+    shapes: () =>
+      rings
+        ? [
+            { kind: 'rings', rings: rings.neighbours, style: OUTLINE_STYLES.neighbour },
+            { kind: 'rings', rings: rings.ecuador, style: OUTLINE_STYLES.ecuador },
+          ]
+        : [],
+  });
+  if (outline.data) project(outline.data);
   else
     fetch(outline.url)
       .then((r) => (r.ok ? (r.json() as Promise<Outline>) : Promise.reject(new Error(`outline: ${r.status}`))))
-      .then(addOutline)
+      .then(project)
       .catch((error: unknown) => console.warn('[exp] the map outline did not load:', error));
-  return new VectorLayer({
-    source: land,
-    zIndex: 0,
-    style: (f) => (f.get('kind') === 'ecuador' ? OUTLINE_STYLES.ecuador : OUTLINE_STYLES.neighbour),
-  });
+  return marks.layer;
 }

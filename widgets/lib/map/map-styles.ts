@@ -1,37 +1,82 @@
 /**
- * How the map draws (ol-map.ts): price pills drawn once per label and state on a canvas, cluster
- * badges, and every Style kept and reused (as OpenLayers' cluster example keeps one per size) instead
- * of a new Style per feature per render; and the part of OpenLayers' CSS the map needs.
+ * How our maps' marks look (marks-layer.ts draws them; the browser's clusters wrap the same images
+ * in OpenLayers' styles: ol-cluster.ts): price pills and count badges drawn once per label, size and
+ * state on a canvas and kept, the lines and rings' colours; and the part of OpenLayers' CSS the map
+ * needs. Nothing here imports OpenLayers (docs/architecture.md "The maps").
  */
-import { Circle as CircleStyle, Fill, Icon, Stroke, Style, Text } from 'ol/style.js';
 import { adoptSheet, sheetFor } from '../styles.ts';
 
 export type PinState = 'normal' | 'hover' | 'approximate';
 
-const pillCache = new Map<string, Icon>();
+/** An image drawn at a point of the map: its canvas, its size in CSS pixels, and the pixel of it at the point. */
+export interface MarkImage {
+  readonly canvas: HTMLCanvasElement;
+  readonly width: number;
+  readonly height: number;
+  /** the image's point drawn at the map's, in CSS pixels from its top left */
+  readonly anchor: readonly [number, number];
+  /** its shape, for what the pointer is over: a box (a pill) or a disc of this radius (a badge) */
+  readonly radius?: number;
+}
+
+/** A line's colour, width and dashes (CSS pixels). */
+export interface LineStyle {
+  readonly color: string;
+  readonly width: number;
+  readonly dash?: readonly number[];
+}
+
+/** A ring's fill and outline. */
+export interface RingStyle {
+  readonly fill: string;
+  readonly stroke: LineStyle;
+}
+
+const FONT_STACK = 'ui-sans-serif, system-ui, -apple-system, "Segoe UI", Roboto, Arial, sans-serif';
+
+/** A canvas of `width` x `height` CSS pixels at the screen's density (at most 2), its context scaled to CSS pixels. */
+function canvasOf(width: number, height: number): [HTMLCanvasElement, CanvasRenderingContext2D] {
+  const ratio = Math.min(2, globalThis.devicePixelRatio || 1);
+  const canvas = document.createElement('canvas');
+  canvas.width = Math.ceil(width * ratio);
+  canvas.height = Math.ceil(height * ratio);
+  const ctx = canvas.getContext('2d') as CanvasRenderingContext2D;
+  ctx.scale(ratio, ratio);
+  return [canvas, ctx];
+}
 
 /**
- * A rounded price pill drawn once per label and state, as an icon. A label that starts with "⌂ "
+ * Images kept by label or count and state: a visitor who pans over the whole country meets
+ * thousands of prices, each a canvas of a few kilobytes, so past this many the cache starts again.
+ */
+const KEPT = 600;
+
+function keep(cache: Map<string, MarkImage>, key: string, image: MarkImage): MarkImage {
+  if (cache.size >= KEPT) cache.clear();
+  cache.set(key, image);
+  return image;
+}
+
+const pills = new Map<string, MarkImage>();
+
+/**
+ * A rounded price pill with a tail, drawn once per label and state. A label that starts with "⌂ "
  * (a listing with an open house to come: ol-pins.ts pinLabel) gets a small house drawn before the
  * price instead of the character, which not every system's fonts have.
  */
-export function pill(label: string, state: PinState): Icon {
+export function pill(label: string, state: PinState): MarkImage {
   const key = `${label}|${state}`;
-  let icon = pillCache.get(key);
-  if (icon) return icon;
-  const ratio = Math.min(2, globalThis.devicePixelRatio || 1);
-  const font = '600 12px ui-sans-serif, system-ui, -apple-system, "Segoe UI", Roboto, Arial, sans-serif';
-  const canvas = document.createElement('canvas');
-  const ctx = canvas.getContext('2d') as CanvasRenderingContext2D;
-  ctx.font = font;
+  const kept = pills.get(key);
+  if (kept) return kept;
+  const font = `600 12px ${FONT_STACK}`;
   const house = label.startsWith('⌂ ');
   const text = house ? label.slice(2) : label;
   const mark = house ? 14 : 0;
-  const w = Math.ceil(ctx.measureText(text).width) + 16 + mark;
+  const [, measure] = canvasOf(1, 1);
+  measure.font = font;
+  const w = Math.ceil(measure.measureText(text).width) + 16 + mark;
   const h = 24;
-  canvas.width = (w + 2) * ratio;
-  canvas.height = (h + 8) * ratio;
-  ctx.scale(ratio, ratio);
+  const [canvas, ctx] = canvasOf(w + 2, h + 8);
   const bg = state === 'hover' ? '#123c69' : '#ffffff';
   const fg = state === 'hover' ? '#ffffff' : '#0f172a';
   ctx.beginPath();
@@ -66,43 +111,44 @@ export function pill(label: string, state: PinState): Icon {
   ctx.textAlign = 'center';
   ctx.textBaseline = 'middle';
   ctx.fillText(text, mark + (w - mark) / 2 + 1, h / 2 + 1.5);
-  icon = new Icon({
-    img: canvas,
-    width: w + 2,
-    height: h + 8,
-    anchor: [0.5, 1],
-    anchorXUnits: 'fraction',
-    anchorYUnits: 'fraction',
-  });
-  pillCache.set(key, icon);
-  return icon;
+  return keep(pills, key, { canvas, width: w + 2, height: h + 8, anchor: [(w + 2) / 2, h + 8] });
 }
 
-const clusterStyles = new Map<string, Style>();
+/** Where a pin's pill stands among the marks: the highlighted one on top of every other. */
+export const pinZ = (state: PinState) => (state === 'hover' ? 2000 : 10);
 
-/** Cluster badges: dark grey under 10, black from 10 (docs/product.md §9); one style per size. */
-export function clusterStyle(size: number, highlighted: boolean): Style {
+const badges = new Map<string, MarkImage>();
+
+/**
+ * A cluster's badge with its count: dark grey under 10, black from 10 (docs/product.md §9), ringed
+ * in red when it holds the highlighted listing; drawn once per count and state.
+ */
+export function badge(size: number, highlighted: boolean): MarkImage {
   const key = `${size}|${highlighted}`;
-  let style = clusterStyles.get(key);
-  if (!style) {
-    const radius = Math.min(30, 13 + Math.log2(size) * 3);
-    style = new Style({
-      image: new CircleStyle({
-        radius,
-        fill: new Fill({ color: size < 10 ? '#4b5563' : '#111111' }),
-        stroke: new Stroke({ color: highlighted ? '#c8102e' : 'rgba(255,255,255,0.9)', width: highlighted ? 4 : 3 }),
-      }),
-      text: new Text({
-        text: String(size),
-        font: '700 13px ui-sans-serif, system-ui, sans-serif',
-        fill: new Fill({ color: '#ffffff' }),
-      }),
-      zIndex: highlighted ? 1000 : size,
-    });
-    clusterStyles.set(key, style);
-  }
-  return style;
+  const kept = badges.get(key);
+  if (kept) return kept;
+  const radius = Math.min(30, 13 + Math.log2(size) * 3);
+  const ring = highlighted ? 4 : 3;
+  const side = Math.ceil(2 * radius + ring + 2);
+  const [canvas, ctx] = canvasOf(side, side);
+  const c = side / 2;
+  ctx.beginPath();
+  ctx.arc(c, c, radius, 0, 2 * Math.PI);
+  ctx.fillStyle = size < 10 ? '#4b5563' : '#111111';
+  ctx.fill();
+  ctx.lineWidth = ring;
+  ctx.strokeStyle = highlighted ? '#c8102e' : 'rgba(255,255,255,0.9)';
+  ctx.stroke();
+  ctx.fillStyle = '#ffffff';
+  ctx.font = `700 13px ${FONT_STACK}`;
+  ctx.textAlign = 'center';
+  ctx.textBaseline = 'middle';
+  ctx.fillText(String(size), c, c + 0.5);
+  return keep(badges, key, { canvas, width: side, height: side, anchor: [c, c], radius: radius + ring / 2 });
 }
+
+/** Where a badge stands among the marks: bigger ones over smaller, the highlighted one over all. */
+export const badgeZ = (size: number, highlighted: boolean) => (highlighted ? 1000 : size);
 
 /**
  * What of OpenLayers' own CSS (ol/ol.css) our map needs: its controls are ours (map-panel.tsx), so
@@ -124,24 +170,17 @@ export function prepareMap(root: ShadowRoot | null): void {
   if (root) adoptSheet(root, sheetFor(MAP_CSS));
 }
 
-const pinStyles = new Map<string, Style>();
-
-/** A listing's price pill, on top when it is the highlighted one. */
-export function pinStyle(label: string, state: PinState): Style {
-  const key = `${label}|${state}`;
-  let style = pinStyles.get(key);
-  if (!style) {
-    style = new Style({ image: pill(label, state), zIndex: state === 'hover' ? 2000 : 10 });
-    pinStyles.set(key, style);
-  }
-  return style;
-}
-
 /** Ecuador and its neighbours under the tiles, so pins never float on white when tiles cannot load. */
 export const OUTLINE_STYLES = {
-  ecuador: new Style({ fill: new Fill({ color: '#f6f3ea' }), stroke: new Stroke({ color: '#9c9684', width: 1.2 }) }),
-  neighbour: new Style({ fill: new Fill({ color: '#eceae3' }), stroke: new Stroke({ color: '#c4bfb0', width: 1 }) }),
-};
+  ecuador: { fill: '#f6f3ea', stroke: { color: '#9c9684', width: 1.2 } },
+  neighbour: { fill: '#eceae3', stroke: { color: '#c4bfb0', width: 1 } },
+} as const satisfies Record<string, RingStyle>;
 
 /** The line from a spread-out pin to the spot its listings share. */
-export const LEG_STYLE = new Style({ stroke: new Stroke({ color: '#475569', width: 1.5 }) });
+export const LEG_STYLE: LineStyle = { color: '#475569', width: 1.5 };
+
+/** Where an approximate position may be (a listing's small map: ol-location.ts). */
+export const CIRCLE_STYLE: RingStyle = {
+  fill: 'rgba(18, 60, 105, 0.16)',
+  stroke: { color: '#123c69', width: 2, dash: [6, 4] },
+};

@@ -3,18 +3,30 @@
  * search has many matches: a badge with the count, or the only listing's price pill. What to ask
  * for and when, and which answer may draw, is cell-loader.ts's; this draws what it hands over.
  */
-import Feature from 'ol/Feature.js';
 import type View from 'ol/View.js';
 import { boundingExtent, type Extent } from 'ol/extent.js';
-import Point from 'ol/geom/Point.js';
-import VectorLayer from 'ol/layer/Vector.js';
 import { fromLonLat } from 'ol/proj.js';
 import type { Size } from 'ol/size.js';
-import VectorSource from 'ol/source/Vector.js';
-import type { Style } from 'ol/style.js';
 import { formatPricePill } from '../../../core/protocol/format.ts';
 import { feedCells, mergeCells, tileView, type CellFeed, type CellLoader, type MapCell } from './cell-loader.ts';
-import { clusterStyle } from './map-styles.ts';
+import { badge, badgeZ, pill } from './map-styles.ts';
+import type { Coordinate, Shape } from './marks-layer.ts';
+import type { PinHit, PinLook } from './ol-pins.ts';
+
+/** A cell drawn: where (Web Mercator), its count, its listings' bounds, and its only listing's pill. */
+export interface DrawnCell {
+  readonly at: Coordinate;
+  readonly count: number;
+  readonly bounds: [number, number, number, number];
+  /** the cell's only listing */
+  readonly id: string | null;
+  readonly label: string;
+  readonly approximate: boolean;
+  readonly price: number;
+}
+
+/** What is under the pointer among the cells: the only listing of a cell of one, or a cell. */
+export type CellHit = PinHit & { cell?: DrawnCell };
 
 /** What a cells' feed tells: the total drawn, a failure; and, to fit the view first, where every match is (or that there is none). */
 export interface CellEvents {
@@ -24,9 +36,14 @@ export interface CellEvents {
 }
 
 export interface CellLayer {
-  readonly layer: VectorLayer<VectorSource<Feature<Point>>>;
-  /** the cells drawn now (a cell of one listing by its id) */
-  readonly source: VectorSource<Feature<Point>>;
+  /** the cells drawn now */
+  readonly list: readonly DrawnCell[];
+  /** A cell of one listing drawn now, by the listing's id. */
+  byId(id: string): DrawnCell | undefined;
+  /** What the marks' layer draws of the cells now: a badge with the count, or the only listing's pill. */
+  shapes(): Array<Shape<CellHit>>;
+  /** Shows the cells or hides them. */
+  setVisible(on: boolean): void;
   /** whether a loader feeds the cells now (between start and stop) */
   readonly active: boolean;
   /** Clears the cells and asks the loader for the visible ones from now on (and after each schedule), drawing each answer. */
@@ -40,49 +57,43 @@ export interface CellLayer {
 }
 
 /**
- * Creates the cells' layer (hidden until shown) for a view: `size()` the map's size, `zoom()` the
- * view's zoom, `pinStyle` draws a cell of one listing, `onRedraw` hears each redraw before it happens.
+ * Creates the cells (hidden until shown) for a view: `size()` the map's size, `zoom()` the view's
+ * zoom, `look` draws a cell of one listing as its pin, `onRedraw` hears each redraw before it
+ * happens, `redraw` asks the marks' layer to draw again.
  */
 export function createCells(options: {
   view: View;
   size: () => Size | undefined;
   zoom: () => number;
-  pinStyle: (feature: Feature) => Style;
+  look: PinLook;
   onRedraw: () => void;
-  zIndex: number;
+  redraw: () => void;
 }): CellLayer {
-  const { view, pinStyle } = options;
-  const source = new VectorSource<Feature<Point>>();
-  const layer = new VectorLayer({
-    source,
-    zIndex: options.zIndex,
-    visible: false,
-    style: (f) => {
-      const count = f.get('count') as number;
-      return count === 1 ? pinStyle(f as Feature) : clusterStyle(count, false);
-    },
-  });
+  const { view, look } = options;
+  let drawn: DrawnCell[] = [];
+  let byId = new Map<string, DrawnCell>();
+  let visible = false;
   /** The server's cells (cell-loader.ts): what is asked for, when, and which answer may draw. */
   let feed: CellFeed | null = null;
+  const replace = (list: DrawnCell[]) => {
+    drawn = list;
+    byId = new Map(list.flatMap((c) => (c.id ? [[c.id, c]] : [])));
+    options.redraw();
+  };
   const draw = (list: MapCell[]) => {
     options.onRedraw();
-    source.clear();
     // badges that would overlap at this zoom (closer than 44 px) are drawn as one
     const reach = 44 * (view.getResolution() ?? 1);
-    source.addFeatures(
-      mergeCells(list, reach, (lng, lat) => fromLonLat([lng, lat])).map((c) => {
-        const f = new Feature({
-          geometry: new Point(fromLonLat([c.lng, c.lat])),
-          count: c.count,
-          bounds: c.bounds,
-          id: c.id,
-          label: c.priceLabel ?? formatPricePill(c.priceFrom ?? 0),
-          approximate: c.approximate,
-          price: c.priceFrom,
-        });
-        if (c.id) f.setId(c.id);
-        return f;
-      }),
+    replace(
+      mergeCells(list, reach, (lng, lat) => fromLonLat([lng, lat])).map((c) => ({
+        at: fromLonLat([c.lng, c.lat]),
+        count: c.count,
+        bounds: c.bounds,
+        id: c.id,
+        label: c.priceLabel ?? formatPricePill(c.priceFrom ?? 0),
+        approximate: c.approximate,
+        price: c.priceFrom ?? 0,
+      })),
     );
   };
   /** the visible area widened to whole tiles of the zoom */
@@ -92,13 +103,29 @@ export function createCells(options: {
   };
 
   return {
-    layer,
-    source,
+    get list() {
+      return drawn;
+    },
+    byId: (id) => byId.get(id),
+    shapes() {
+      if (!visible) return [];
+      return drawn.map((c): Shape<CellHit> => {
+        if (c.count === 1 && c.id) {
+          const { state, z } = look({ id: c.id, label: c.label, approximate: c.approximate });
+          return { kind: 'image', at: c.at, image: pill(c.label, state), z, item: { id: c.id } };
+        }
+        return { kind: 'image', at: c.at, image: badge(c.count, false), z: badgeZ(c.count, false), item: { cell: c } };
+      });
+    },
+    setVisible(on) {
+      visible = on;
+      options.redraw();
+    },
     get active() {
       return feed !== null;
     },
     start(loader, events) {
-      source.clear();
+      replace([]);
       const fit = events.fit;
       feed = feedCells({
         loader,
@@ -127,7 +154,7 @@ export function createCells(options: {
       feed = null;
     },
     clear() {
-      source.clear();
+      replace([]);
     },
   };
 }

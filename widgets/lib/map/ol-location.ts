@@ -1,24 +1,20 @@
 /**
  * A listing's place on a small map (location-map.tsx; its own lazily loaded chunk, taking
  * OpenLayers from the chunk it shares with the search's map: vite.config.ts OPENLAYERS): the
- * listing's price pill where it is, or a shaded circle where it may be when its position is
+ * listing's price pill where it is (marks-layer.ts), or a shaded circle where it may be when its position is
  * approximate (docs/decisions.md #3), over the same outline of Ecuador as the search's map, so it
  * never shows a blank box when tiles cannot load.
  * No mouse-wheel zoom: the map sits in a scrolling page or dialog, and the wheel must scroll it.
  */
-import Feature from 'ol/Feature.js';
 import OlMap from 'ol/Map.js';
 import View from 'ol/View.js';
-import Point from 'ol/geom/Point.js';
-import Polygon from 'ol/geom/Polygon.js';
-import VectorLayer from 'ol/layer/Vector.js';
+import { boundingExtent } from 'ol/extent.js';
 import { fromLonLat, toLonLat } from 'ol/proj.js';
-import VectorSource from 'ol/source/Vector.js';
-import { Fill, Stroke, Style } from 'ol/style.js';
 import { formatPricePill } from '../../../core/protocol/format.ts';
 import { APPROXIMATE_RADIUS_M } from '../../../core/protocol/places.ts';
 import { interactions, underlay } from './map-base.ts';
-import { pinStyle, prepareMap } from './map-styles.ts';
+import { CIRCLE_STYLE, pill, prepareMap } from './map-styles.ts';
+import { createMarks, type Coordinate } from './marks-layer.ts';
 
 export { prepareMap };
 
@@ -48,45 +44,35 @@ export interface LocationController {
 /** How close the map opens on an exact position (streets and their names readable). */
 const LOCATION_ZOOM = 16;
 
-const CIRCLE_STYLE = new Style({
-  fill: new Fill({ color: 'rgba(18, 60, 105, 0.16)' }),
-  stroke: new Stroke({ color: '#123c69', width: 2, lineDash: [6, 4] }),
-});
-
 export function createLocationMap(options: LocationOptions): LocationController {
   prepareMap(options.shadowRoot);
   const center = fromLonLat([options.lng, options.lat]);
-  const marks = new VectorSource();
   const kind = options.approximate ? 'circle' : 'pin';
-  let circle: Polygon | undefined;
-  if (options.approximate) {
-    // a ring of 64 corners (Web Mercator stretches distances by 1 / cos(latitude): on the equator
-    // barely, but exactly); a polygon, since the shared OpenLayers chunk has no circle geometry
-    const radius = APPROXIMATE_RADIUS_M / Math.cos((options.lat * Math.PI) / 180);
-    const ring = Array.from({ length: 65 }, (_, i) => [
-      center[0]! + radius * Math.cos((i / 64) * 2 * Math.PI),
-      center[1]! + radius * Math.sin((i / 64) * 2 * Math.PI),
-    ]);
-    circle = new Polygon([ring]);
-    marks.addFeature(new Feature({ geometry: circle }));
-  }
-  const pin = new Point(center);
-  if (!options.approximate) marks.addFeature(new Feature({ geometry: pin }));
+  // a ring of 64 corners (Web Mercator stretches distances by 1 / cos(latitude): on the equator
+  // barely, but exactly)
+  const radius = APPROXIMATE_RADIUS_M / Math.cos((options.lat * Math.PI) / 180);
+  const circle: Coordinate[] | undefined = options.approximate
+    ? Array.from({ length: 65 }, (_, i) => [
+        center[0]! + radius * Math.cos((i / 64) * 2 * Math.PI),
+        center[1]! + radius * Math.sin((i / 64) * 2 * Math.PI),
+      ])
+    : undefined;
+  let pin: Coordinate = center;
   const label = options.label ?? formatPricePill(options.price);
+  const marks = createMarks<null>({
+    zIndex: 3,
+    shapes: () =>
+      circle
+        ? [{ kind: 'rings', rings: [circle], style: CIRCLE_STYLE }]
+        : [{ kind: 'image', at: pin, image: pill(label, 'normal'), z: 0, item: null }],
+  });
   const view = new View({ center, zoom: LOCATION_ZOOM, maxZoom: 19, minZoom: 5 });
   const map = new OlMap({
     target: options.target,
     controls: [],
     // the wheel scrolls the page; keyboards zoom with the buttons beside it (location-map.tsx)
     interactions: interactions(true),
-    layers: [
-      ...underlay(options.tileUrl).layers,
-      new VectorLayer({
-        source: marks,
-        zIndex: 3,
-        style: options.approximate ? CIRCLE_STYLE : pinStyle(label, 'normal'),
-      }),
-    ],
+    layers: [...underlay(options.tileUrl).layers, marks.layer],
     view,
   });
   // what the map shows, on its box (a pin or a circle, and how close), for the page and its tests
@@ -95,12 +81,13 @@ export function createLocationMap(options: LocationOptions): LocationController 
   const pick = options.onPick;
   if (pick)
     map.on('singleclick', (event) => {
-      pin.setCoordinates(event.coordinate);
+      pin = event.coordinate;
+      marks.changed();
       const [lng, lat] = toLonLat(event.coordinate) as [number, number];
       pick(lat, lng);
     });
   if (circle)
-    view.fit(circle.getExtent(), {
+    view.fit(boundingExtent(circle.map((c) => [...c])), {
       size: map.getSize() ?? [400, 240],
       padding: [24, 24, 24, 24],
       maxZoom: LOCATION_ZOOM,

@@ -4,23 +4,23 @@
  * ol-pins.ts, ol-cluster.ts), the database's cells (ol-cells.ts; what to ask for and when:
  * cell-loader.ts), pins that share a spot spread out (ol-spread.ts), the popup (ol-popup.ts), what
  * the pointer does (ol-pointer.ts) and how the view moves (ol-moves.ts), over the outline and with
- * the interactions of map-base.ts (how each feature is drawn: map-styles.ts).
+ * the interactions of map-base.ts. The pins, cells and spread are one layer of marks
+ * (marks-layer.ts; how each looks: map-styles.ts).
  */
-import type Feature from 'ol/Feature.js';
 import OlMap from 'ol/Map.js';
 import View from 'ol/View.js';
 import { boundingExtent, isEmpty, type Extent } from 'ol/extent.js';
-import type Point from 'ol/geom/Point.js';
 import { fromLonLat, toLonLat } from 'ol/proj.js';
 import type { CellLoader } from './cell-loader.ts';
 import { interactions, underlay, type Underlay } from './map-base.ts';
 import { prepareMap } from './map-styles.ts';
-import { createCells, type CellLayer } from './ol-cells.ts';
+import { createMarks, type Coordinate, type Marks } from './marks-layer.ts';
+import { createCells, type CellHit, type CellLayer } from './ol-cells.ts';
 import { DEFAULT_ZOOM, QUITO_CENTER, createMoves } from './ol-moves.ts';
 import { createPins, type PinLayers } from './ol-pins.ts';
 import { listenToPointer } from './ol-pointer.ts';
 import { createPopup } from './ol-popup.ts';
-import { createSpread } from './ol-spread.ts';
+import { createSpread, type SpreadLayer } from './ol-spread.ts';
 
 export { prepareMap };
 export type { CellLoader };
@@ -90,6 +90,10 @@ export interface MapController {
 export interface MapTestHooks {
   /** number of clusters and pins drawn now */
   stats(): { clusters: number[]; singles: number };
+  /** the database's cells drawn now: each one's count and where it is, in CSS pixels of the map */
+  cells(): Array<{ count: number; pixel: [number, number] }>;
+  /** the pins spread out around the spot they share, where each is drawn (CSS pixels of the map) */
+  spread(): Array<{ id: string; pixel: [number, number] }>;
   /** where a pin is drawn, in CSS pixels of the map */
   pixelOf(id: string): [number, number] | undefined;
   /** where a place is, in CSS pixels of the map */
@@ -131,24 +135,29 @@ export function createMap(options: MapOptions): MapController {
 
   let highlighted: string | null = null;
   const view = new View({ center: fromLonLat(QUITO_CENTER), zoom: DEFAULT_ZOOM, maxZoom: 19, minZoom: 3 });
-  const pins = createPins({ highlighted: () => highlighted, zIndex: 3, map: () => map });
-  const spread = createSpread({ view, pinStyle: pins.style, zIndex: 4 });
+  const redraw = () => marks.changed();
+  const pins = createPins({ highlighted: () => highlighted, zIndex: 3, map: () => map, redraw });
+  const spread = createSpread({ view, look: pins.look, redraw });
   // the database's cells (many matches): a badge with the count, or the only listing's price pill
   const cells = createCells({
     view,
     size: () => map.getSize(),
     zoom: () => view.getZoom() ?? DEFAULT_ZOOM,
-    pinStyle: pins.style,
+    look: pins.look,
     onRedraw: () => spread.clear(),
-    zIndex: 3,
+    redraw,
   });
-  /** a listing's pin, or its cell when it is a cell's only listing */
-  const featureOf = (id: string) =>
-    (pins.source.getFeatureById(id) ?? cells.source.getFeatureById(id)) as Feature<Point> | null;
-  const popup = createPopup(options.popup, (id) => spread.pointOf(id) ?? featureOf(id)?.getGeometry());
+  // the plain pins or the cells, and a spread above them, over the browser's clusters (zIndex 3)
+  const marks: Marks<CellHit> = createMarks<CellHit>({
+    zIndex: 4,
+    shapes: () => [...cells.shapes(), ...pins.shapes(), ...spread.shapes()],
+  });
+  /** where a listing's pin is, or its cell when it is a cell's only listing */
+  const placeOf = (id: string): Coordinate | undefined => (pins.byId(id) ?? cells.byId(id))?.at;
+  const popup = createPopup(options.popup, (id) => spread.pointOf(id) ?? placeOf(id));
   const map = new OlMap({
     target: options.target,
-    layers: [...under.layers, pins.layer, cells.layer, spread.layer],
+    layers: [...under.layers, marks.layer],
     overlays: [popup.overlay],
     view,
     // the zoom buttons and the tiles' credit are the element's own (map-panel.tsx): in its language and theme
@@ -170,14 +179,14 @@ export function createMap(options: MapOptions): MapController {
     moves.fitEmpty();
     placed();
   };
-  const stopPointer = listenToPointer({ map, view, pins, cells, spread, moves }, options);
+  const stopPointer = listenToPointer({ map, view, marks, pins, spread, moves }, options);
   // the latest setPins or setCells: an older setPins still making its features gives up
   let pinsTicket = 0;
   let disposed = false;
 
   /** the cells instead of the pins, or the pins instead of the cells */
   const showCells = (on: boolean) => {
-    cells.layer.setVisible(on);
+    cells.setVisible(on);
     pins.setVisible(!on);
   };
 
@@ -191,16 +200,10 @@ export function createMap(options: MapOptions): MapController {
       cells.start(loader, { ...events, ...(fit && { fit: { extent: fitTo, empty: fitEmpty } }) });
     },
     pinOf(id) {
-      const f = featureOf(id);
-      if (!f) return undefined;
-      const [lng, lat] = toLonLat(f.getGeometry()!.getCoordinates());
-      return {
-        id,
-        lat: lat!,
-        lng: lng!,
-        price: Number(f.get('price') ?? 0),
-        approximate: Boolean(f.get('approximate')),
-      };
+      const drawn = pins.byId(id) ?? cells.byId(id);
+      if (!drawn) return undefined;
+      const [lng, lat] = toLonLat([...drawn.at]);
+      return { id, lat: lat!, lng: lng!, price: drawn.price, approximate: drawn.approximate };
     },
     async setPins(list, fit) {
       const ticket = ++pinsTicket;
@@ -209,15 +212,15 @@ export function createMap(options: MapOptions): MapController {
       cells.clear();
       spread.clear();
       if (!fit) placed();
-      const features = await pins.make(list, live);
-      if (!features || !(await pins.draw(features, list.length > CLUSTER_ABOVE, live))) return false;
+      const drawn = pins.make(list);
+      if (!(await pins.draw(drawn, list.length > CLUSTER_ABOVE, live))) return false;
       showCells(false);
       if (!fit) return true;
       if (!list.length) {
         fitEmpty();
         return true;
       }
-      const extent: Extent = boundingExtent(features.map((f) => f.getGeometry()!.getCoordinates()));
+      const extent: Extent = boundingExtent(drawn.map((p) => [...p.at]));
       if (isEmpty(extent) && list.length) return true;
       fitTo(extent);
       return true;
@@ -229,8 +232,6 @@ export function createMap(options: MapOptions): MapController {
       if (id === highlighted) return;
       highlighted = id;
       pins.changed();
-      cells.layer.changed();
-      spread.layer.changed();
     },
     showPopup(id) {
       popup.show(id);
@@ -265,7 +266,7 @@ export function createMap(options: MapOptions): MapController {
   if (import.meta.env.EXP_TEST_HOOKS)
     Object.assign(
       controller,
-      testHooks(map, pins, cells, featureOf, under, () => highlighted),
+      testHooks(map, pins, cells, spread, placeOf, under, () => highlighted),
     );
   return controller;
 }
@@ -275,12 +276,17 @@ function testHooks(
   map: OlMap,
   pins: PinLayers,
   cells: CellLayer,
-  featureOf: (id: string) => Feature<Point> | null,
+  spread: SpreadLayer,
+  placeOf: (id: string) => Coordinate | undefined,
   under: Underlay,
   highlighted: () => string | null,
 ): MapTestHooks {
   let tileErrors = 0;
   under.layers[1].getSource()?.on('tileloaderror', () => tileErrors++);
+  const pixel = (at: Coordinate): [number, number] => {
+    const px = map.getPixelFromCoordinate([...at]);
+    return [px[0]!, px[1]!];
+  };
   return {
     outlineShown: () => under.layers[0].getVisible(),
     highlighted,
@@ -293,28 +299,22 @@ function testHooks(
     tileErrors: () => tileErrors,
     stats() {
       if (cells.active) {
-        const counts = cells.source.getFeatures().map((f) => f.get('count') as number);
+        const counts = cells.list.map((c) => c.count);
         return { clusters: counts.filter((n) => n > 1), singles: counts.filter((n) => n === 1).length };
       }
-      if (!pins.clustered) return { clusters: [], singles: pins.source.getFeatures().length };
-      const all = pins.clusters?.source.getFeatures() ?? [];
-      const sizes = all.map((f) => (f.get('features') as Feature[]).length).filter((n) => n > 1);
-      return { clusters: sizes, singles: all.length - sizes.length };
+      if (!pins.clustered) return { clusters: [], singles: pins.list.length };
+      return pins.clusters?.stats() ?? { clusters: [], singles: 0 };
     },
+    cells: () => cells.list.map((c) => ({ count: c.count, pixel: pixel(c.at) })),
+    spread: () => spread.pins.map((p) => ({ id: p.id, pixel: pixel(p.at) })),
     pixelOf(id) {
-      const f = featureOf(id);
-      const px = f ? map.getPixelFromCoordinate(f.getGeometry()!.getCoordinates()) : undefined;
-      return px ? [px[0]!, px[1]!] : undefined;
+      const at = placeOf(id);
+      return at ? pixel(at) : undefined;
     },
-    pixelAt(lng, lat) {
-      const px = map.getPixelFromCoordinate(fromLonLat([lng, lat]));
-      return [px[0]!, px[1]!];
-    },
+    pixelAt: (lng, lat) => pixel(fromLonLat([lng, lat])),
     singleLabels() {
-      const drawn = cells.active
-        ? cells.source.getFeatures().filter((f) => f.get('count') === 1)
-        : pins.source.getFeatures();
-      return drawn.map((f) => String(f.get('label')));
+      const drawn = cells.active ? cells.list.filter((c) => c.count === 1) : pins.list;
+      return drawn.map((c) => c.label);
     },
   };
 }

@@ -4,84 +4,55 @@
  * them (docs/product.md §9); a hover marks the listing both ways. While the visitor draws an area
  * (ol-draw.ts) neither is heard.
  */
-import Feature from 'ol/Feature.js';
 import type OlMap from 'ol/Map.js';
 import type View from 'ol/View.js';
 import { boundingExtent, getCenter, getHeight, getWidth } from 'ol/extent.js';
-import Point from 'ol/geom/Point.js';
 import { unByKey } from 'ol/Observable.js';
 import { fromLonLat } from 'ol/proj.js';
+import type { Marks } from './marks-layer.ts';
 import type { MapOptions } from './ol-map.ts';
-import type { CellLayer } from './ol-cells.ts';
+import type { CellHit, DrawnCell } from './ol-cells.ts';
 import { DEFAULT_ZOOM, type ViewMoves } from './ol-moves.ts';
-import { pinLabel, type PinHit, type PinLayers } from './ol-pins.ts';
+import { pinLabel, type DrawnPin, type PinLayers } from './ol-pins.ts';
 import type { SpreadLayer } from './ol-spread.ts';
-
-type Hit = PinHit & { cell?: Feature<Point> };
 
 interface Layers {
   map: OlMap;
   view: View;
+  /** the marks' layer: the plain pins, the cells and the spread (ol-map.ts) */
+  marks: Marks<CellHit>;
   pins: PinLayers;
-  cells: CellLayer;
   spread: SpreadLayer;
   moves: ViewMoves;
 }
 
 /** Listens to the pointer on the map; the returned function stops it. */
-export function listenToPointer({ map, view, pins, cells, spread, moves }: Layers, options: MapOptions): () => void {
-  const pinAt = (pixel: number[]): Hit | undefined => {
-    let hit: Hit | undefined;
-    map.forEachFeatureAtPixel(
-      pixel,
-      (f, layer) => {
-        if (layer === spread.layer) {
-          hit = spread.hit(f as Feature);
-          return hit ? true : undefined;
-        }
-        if (layer === cells.layer) {
-          hit = (f.get('count') as number) === 1 ? { id: f.get('id') as string } : { cell: f as Feature<Point> };
-          return true;
-        }
-        hit = pins.hit(f as Feature);
-        return true;
-      },
-      { hitTolerance: 4, layerFilter: (l) => pins.owns(l) || l === spread.layer || l === cells.layer },
-    );
-    return hit;
-  };
+export function listenToPointer({ map, view, marks, pins, spread, moves }: Layers, options: MapOptions): () => void {
+  // the marks (a spread above all) over the browser's clusters, 4 px around each
+  const pinAt = (pixel: number[]): CellHit | undefined => marks.hit(pixel, 4) ?? pins.clusterHit(pixel);
   const lastZooms = (zoom: number) => zoom >= (view.getMaxZoom() ?? 19) - 1;
 
   /** a cell zooms to its listings' bounds; on one spot (or at the last zooms) they spread out */
-  const openCell = (cell: Feature<Point>) => {
-    const bounds = cell.get('bounds') as [number, number, number, number];
+  const openCell = (cell: DrawnCell) => {
+    const bounds = cell.bounds;
     const [w, s, e, n] = bounds;
     const extent = boundingExtent([fromLonLat([w, s]), fromLonLat([e, n])]);
     const zoom = view.getZoom() ?? DEFAULT_ZOOM;
     if (!(getWidth(extent) < 1 && getHeight(extent) < 1) && !lastZooms(zoom)) return moves.zoomInto(extent, zoom);
-    const at = (cell.getGeometry() as Point).getCoordinates();
     options
       .onExpand?.(bounds)
       .then((list) =>
         spread.spread(
-          list.map(
-            (p) =>
-              new Feature({
-                geometry: new Point(fromLonLat([p.lng, p.lat])),
-                id: p.id,
-                label: pinLabel(p),
-                approximate: p.approximate,
-              }),
-          ),
-          at,
+          list.map((p) => ({ id: p.id, label: pinLabel(p), approximate: p.approximate })),
+          cell.at,
         ),
       )
       .catch((error: unknown) => console.warn('[exp] the listings of a cluster did not load:', error));
   };
 
   /** a cluster zooms in while zooming can still separate its pins; on one spot they spread out */
-  const openCluster = (members: Feature[]) => {
-    const extent = boundingExtent(members.map((m) => (m.getGeometry() as Point).getCoordinates()));
+  const openCluster = (members: readonly DrawnPin[]) => {
+    const extent = boundingExtent(members.map((m) => [...m.at]));
     const zoom = view.getZoom() ?? DEFAULT_ZOOM;
     if ((getWidth(extent) < 1 && getHeight(extent) < 1) || lastZooms(zoom)) spread.spread(members, getCenter(extent));
     else moves.zoomInto(extent, zoom);

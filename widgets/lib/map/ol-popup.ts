@@ -3,7 +3,7 @@
  * (map-popup.tsx), pointing at a listing's pin, panned into view when it opens near an edge.
  */
 import Overlay from 'ol/Overlay.js';
-import type Point from 'ol/geom/Point.js';
+import type { Coordinate } from './marks-layer.ts';
 
 export interface MapPopup {
   readonly overlay: Overlay;
@@ -11,8 +11,8 @@ export interface MapPopup {
   show(id: string | null): void;
 }
 
-/** Creates the overlay for the popup's element; `where(id)` is the pin a listing is drawn as now (undefined: none). */
-export function createPopup(element: HTMLElement, where: (id: string) => Point | undefined): MapPopup {
+/** Creates the overlay for the popup's element; `where(id)` is where a listing's pin is drawn now (undefined: nowhere). */
+export function createPopup(element: HTMLElement, where: (id: string) => Coordinate | undefined): MapPopup {
   const overlay = new Overlay({
     element,
     positioning: 'bottom-center',
@@ -23,8 +23,8 @@ export function createPopup(element: HTMLElement, where: (id: string) => Point |
   return {
     overlay,
     show(id) {
-      const geometry = id ? where(id) : undefined;
-      overlay.setPosition(geometry ? geometry.getCoordinates() : undefined);
+      const at = id ? where(id) : undefined;
+      overlay.setPosition(at ? [...at] : undefined);
     },
   };
 }

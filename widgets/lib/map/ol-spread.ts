@@ -1,69 +1,63 @@
 /**
  * Pins that share one spot on the search map (ol-map.ts composes them): zooming cannot tell them
- * apart, so they are laid out in a circle around it, each on a leg to the spot, on a layer above
- * the pins and the cells until the view moves or something else is drawn.
+ * apart, so they are laid out in a circle around it, each on a leg to the spot, among the marks
+ * above the pins and the cells until the view moves or something else is drawn.
  */
-import Feature from 'ol/Feature.js';
 import type View from 'ol/View.js';
-import LineString from 'ol/geom/LineString.js';
-import Point from 'ol/geom/Point.js';
-import VectorLayer from 'ol/layer/Vector.js';
-import VectorSource from 'ol/source/Vector.js';
-import type { Style } from 'ol/style.js';
-import { LEG_STYLE } from './map-styles.ts';
+import { LEG_STYLE, pill } from './map-styles.ts';
+import type { Coordinate, Shape } from './marks-layer.ts';
+import type { DrawnPin, PinLook } from './ol-pins.ts';
+
+/** A spread-out pin is drawn above every pin and badge (map-styles.ts pinZ, badgeZ). */
+const ABOVE = 10_000;
 
 export interface SpreadLayer {
-  readonly layer: VectorLayer;
-  /** Lays these pins (features with an id, a label and approximate) out in a circle around `at`, instead of any spread before. */
-  spread(members: Feature[], at: number[]): void;
-  /** What a feature found on the layer stands for: a spread-out pin's listing, or nothing (a leg). */
-  hit(feature: Feature): { id: string } | undefined;
+  /** Lays these pins out in a circle around `at`, instead of any spread before. */
+  spread(members: ReadonlyArray<Pick<DrawnPin, 'id' | 'label' | 'approximate'>>, at: Coordinate): void;
   /** Where a listing's spread-out pin is, if it is spread out now. */
-  pointOf(id: string): Point | undefined;
+  pointOf(id: string): Coordinate | undefined;
+  /** the pins spread out now */
+  readonly pins: ReadonlyArray<{ id: string; at: Coordinate }>;
+  /** What the marks' layer draws of the spread now: its legs and its pins. */
+  shapes(): Array<Shape<{ id: string }>>;
   /** Gathers the spread pins back. */
   clear(): void;
 }
 
-/** Creates the layer of spread-out pins for a view (its resolution sets the circle's size); `pinStyle` draws each pin. */
-export function createSpread(options: {
-  view: View;
-  pinStyle: (feature: Feature) => Style;
-  zIndex: number;
-}): SpreadLayer {
-  const source = new VectorSource();
-  const layer = new VectorLayer({
-    source,
-    zIndex: options.zIndex,
-    style: (f) => (f.get('leg') ? LEG_STYLE : options.pinStyle(f as Feature)),
-  });
+/** The spread-out pins for a view (its resolution sets the circle's size); `look` draws each pin, `redraw` asks the marks to draw again. */
+export function createSpread(options: { view: View; look: PinLook; redraw: () => void }): SpreadLayer {
+  let legs: { from: Coordinate; pin: Pick<DrawnPin, 'id' | 'label' | 'approximate'> & { at: Coordinate } }[] = [];
   return {
-    layer,
     spread(members, at) {
-      source.clear();
       const resolution = options.view.getResolution() ?? 1;
       const n = members.length;
       const radius = Math.max(40, n * 9) * resolution;
-      members.forEach((m, i) => {
+      legs = members.map((m, i) => {
         const angle = (2 * Math.PI * i) / n - Math.PI / 2;
-        const pos = [at[0]! + radius * Math.cos(angle), at[1]! + radius * Math.sin(angle)];
-        source.addFeature(new Feature({ geometry: new LineString([at, pos]), leg: true }));
-        source.addFeature(
-          new Feature({
-            geometry: new Point(pos),
-            id: m.get('id'),
-            label: m.get('label'),
-            approximate: m.get('approximate'),
-          }),
-        );
+        return {
+          from: at,
+          pin: { ...m, at: [at[0]! + radius * Math.cos(angle), at[1]! + radius * Math.sin(angle)] },
+        };
+      });
+      options.redraw();
+    },
+    pointOf: (id) => legs.find((l) => l.pin.id === id)?.pin.at,
+    get pins() {
+      return legs.map((l) => l.pin);
+    },
+    shapes() {
+      return legs.flatMap(({ from, pin }): Array<Shape<{ id: string }>> => {
+        const { state, z } = options.look(pin);
+        return [
+          { kind: 'line', from, to: pin.at, style: LEG_STYLE },
+          { kind: 'image', at: pin.at, image: pill(pin.label, state), z: ABOVE + z, item: { id: pin.id } },
+        ];
       });
     },
-    hit: (f) => (f.get('leg') ? undefined : { id: f.get('id') as string }),
-    pointOf(id) {
-      const pin = source.getFeatures().find((x) => x.get('id') === id);
-      return pin?.getGeometry() as Point | undefined;
-    },
     clear() {
-      source.clear();
+      if (!legs.length) return;
+      legs = [];
+      options.redraw();
     },
   };
 }
