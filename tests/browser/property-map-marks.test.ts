@@ -20,13 +20,13 @@ type Target = HTMLElement & {
   };
 };
 
-/** The alpha of the marks' canvas (the map's topmost) at a point of the map, in CSS pixels. */
-function marksAlpha(target: HTMLElement, [x, y]: [number, number]): number {
+/** The colour drawn at a point of the map (CSS pixels) on its topmost canvas, where the marks are drawn (over the tiles, on their canvas). */
+function drawnAt(target: HTMLElement, [x, y]: [number, number]): string {
   const canvases = target.querySelectorAll('canvas');
   const canvas = canvases[canvases.length - 1]!;
   const ratio = canvas.width / canvas.getBoundingClientRect().width;
   const data = canvas.getContext('2d')!.getImageData(Math.round(x * ratio), Math.round(y * ratio), 1, 1).data;
-  return data[3]!;
+  return `rgba(${data[0]}, ${data[1]}, ${data[2]}, ${data[3]})`;
 }
 
 describe("the map's own marks", () => {
@@ -72,10 +72,13 @@ describe("the map's own marks", () => {
     }
     const spread = await waitFor(() => target.expMap.spread().length === 2 && target.expMap.spread(), 8000, 'spread');
     expect(spread.map((p) => p.id).sort()).to.deep.equal([...ids].sort());
-    // each pill stands above its point (map-styles.ts pill: anchored at its tail's tip), on the canvas
+    // each pill stands above its point (map-styles.ts pill: anchored at its tail's tip, 32 px high),
+    // white above its price, where the map's background is not
+    const white = 'rgba(255, 255, 255, 255)';
+    expect(drawnAt(target, [2, 2])).to.not.equal(white);
     for (const { pixel } of spread) {
       expect(Math.hypot(pixel[0] - here()[0], pixel[1] - here()[1])).to.be.above(30);
-      expect(marksAlpha(target, [pixel[0], pixel[1] - 14])).to.equal(255);
+      expect(drawnAt(target, [pixel[0], pixel[1] - 28])).to.equal(white);
     }
     const opened: string[] = [];
     el.addEventListener('exp-property-open', (e) => opened.push((e as CustomEvent<{ id: string }>).detail.id));

@@ -7,9 +7,15 @@
  * chunk: only the browser's animated clusters and the drawing tool load it, in chunks of their own
  * (docs/architecture.md "The maps"). A map of ours draws at most a few hundred marks: the
  * database's cells, ten pins, one spread.
+ *
+ * The marks are drawn on the canvas of the layer under them (the tiles) when it is one OpenLayers
+ * made for the same frame, as OpenLayers' own layers share one (renderer/canvas/Layer.js
+ * `useContainer`), and the layer over them may draw on theirs: each canvas more is one more the page
+ * hands to the compositor at every frame (docs/benchmarks.md "Measured apart").
  */
 import Layer from 'ol/layer/Layer.js';
 import type { FrameState } from 'ol/Map.js';
+import { compose, create, toString as cssMatrix } from 'ol/transform.js';
 import type { LineStyle, MarkImage, RingStyle } from './map-styles.ts';
 
 /** A point of the map, in the view's projection (Web Mercator). */
@@ -43,29 +49,43 @@ export function createMarks<T>(options: {
   visible?: boolean;
   shapes: () => ReadonlyArray<Shape<T>>;
 }): Marks<T> {
+  // as OpenLayers makes a canvas layer's container (renderer/canvas/Layer.js), so that its layers may share it
   const container = document.createElement('div');
   container.className = 'ol-layer';
-  container.style.cssText = 'position:absolute;inset:0;pointer-events:none';
-  const canvas = document.createElement('canvas');
-  canvas.style.cssText = 'position:absolute;left:0;top:0;display:block';
-  container.append(canvas);
-  const ctx = canvas.getContext('2d') as CanvasRenderingContext2D;
+  container.style.cssText = 'position:absolute;width:100%;height:100%';
+  const own = document.createElement('canvas');
+  own.style.cssText = 'position:absolute;left:0;transform-origin:top left';
+  container.append(own);
+  const ownContext = own.getContext('2d') as CanvasRenderingContext2D;
   // what the last frame drew under the pointer's reach, bottom first
   let drawn: Array<Drawn<T>> = [];
 
-  const render = (frameState: FrameState): HTMLElement => {
+  const render = (frameState: FrameState, target: HTMLElement | null): HTMLElement => {
     const [width, height] = frameState.size as [number, number];
     const ratio = frameState.pixelRatio;
     const w = Math.round(width * ratio);
     const h = Math.round(height * ratio);
-    if (canvas.width !== w || canvas.height !== h) {
-      canvas.width = w;
-      canvas.height = h;
-      canvas.style.width = `${width}px`;
-      canvas.style.height = `${height}px`;
+    // the canvas in device pixels, shown at the map's size (OpenLayers' pixel transform, unrotated)
+    const transform = cssMatrix(compose(create(), width / 2, height / 2, 1 / ratio, 1 / ratio, 0, -w / 2, -h / 2));
+    const under = target?.className === 'ol-layer' ? target.firstElementChild : null;
+    const shared =
+      under instanceof HTMLCanvasElement &&
+      under.width === w &&
+      under.height === h &&
+      under.style.transform === transform
+        ? under
+        : null;
+    const ctx = shared ? (shared.getContext('2d') as CanvasRenderingContext2D) : ownContext;
+    if (!shared) {
+      if (own.width !== w || own.height !== h) {
+        own.width = w;
+        own.height = h;
+      }
+      if (own.style.transform !== transform) own.style.transform = transform;
     }
+    ctx.save();
     ctx.setTransform(ratio, 0, 0, ratio, 0, 0);
-    ctx.clearRect(0, 0, width, height);
+    if (!shared) ctx.clearRect(0, 0, width, height);
     // coordinates to CSS pixels of the map (OpenLayers' transform: x' = a x + c y + e, y' = b x + d y + f)
     const [a, b, c, d, e, f] = frameState.coordinateToPixelTransform as number[] as [
       number,
@@ -116,16 +136,21 @@ export function createMarks<T>(options: {
         ...(image.radius !== undefined && { disc: [x, y, image.radius] as [number, number, number] }),
       });
     }
-    return container;
+    ctx.restore();
+    return shared ? (target as HTMLElement) : container;
   };
 
+  // a layer without a renderer of OpenLayers': the map's renderer calls `render` at each frame, with the element of the layer under it
   class MarksLayer extends Layer {
+    override render(frameState: FrameState | null, target: HTMLElement): HTMLElement | null {
+      return frameState ? render(frameState, target) : null;
+    }
     override unrender() {
       super.unrender();
       drawn = [];
     }
   }
-  const layer = new MarksLayer({ zIndex: options.zIndex, visible: options.visible ?? true, render });
+  const layer = new MarksLayer({ zIndex: options.zIndex, visible: options.visible ?? true });
   return {
     layer,
     changed: () => layer.changed(),
