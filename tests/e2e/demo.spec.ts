@@ -282,4 +282,19 @@ test.describe('embedding demos', () => {
     // nor OpenLayers' vector stack, which only the browser's clusters and drawing an area need (vite.config.ts OPENLAYERS)
     expect(search.files.map((f) => f.url).join(' ')).not.toMatch(/\/(openlayers-vector|ol-draw)-/);
   });
+
+  test(`what our own site's search page downloads: ≤ ${WEIGHT_BUDGETS.site / 1024} KB at 1366 px, ≤ ${WEIGHT_BUDGETS.sitePhone / 1024} KB on a phone (gzip)`, async ({
+    page,
+    data,
+  }) => {
+    const desktop = await pageWeight(page, data.url, 'site');
+    const phone = await pageWeight(page, data.url, 'sitePhone');
+    console.log(`[weight] the site's search page ${desktop.totalGzip} bytes, on a phone ${phone.totalGzip}`);
+    expect(desktop.totalGzip).toBeLessThanOrEqual(WEIGHT_BUDGETS.site);
+    expect(phone.totalGzip).toBeLessThanOrEqual(WEIGHT_BUDGETS.sitePhone);
+    // the site's own script is among them, and neither the vector stack nor, on a phone, the map
+    expect(desktop.files.map((f) => f.url).join(' ')).toMatch(/\/assets\/site-/);
+    expect(desktop.files.map((f) => f.url).join(' ')).not.toMatch(/\/(openlayers-vector|ol-draw|ol-cluster)-/);
+    expect(phone.files.map((f) => f.url).join(' ')).not.toMatch(/openlayers|ol-map/);
+  });
 });

@@ -39,6 +39,15 @@ export const WEIGHT_BUDGETS = {
    * minifier's marks, scripts/finished-code.ts)
    */
   searchPhone: 139.5 * 1024,
+  /**
+   * our own site's search page (/search-properties) at a desktop's width: the search and its map,
+   * and the site's header, footer, language switch, "Recently viewed" and page script (measured:
+   * 250,592 -> 220,823 bytes with the maps' own marks). Issue 64 asks for 200 KB: the margin is
+   * 1.4 KB over today's, so the gain holds while what is left is found.
+   */
+  site: 217 * 1024,
+  /** the same page on a phone, where the map waits behind "Show the map" (measured: 160,575 bytes) */
+  sitePhone: 158 * 1024,
 } as const;
 
 export const WEIGHT_PAGES = {
@@ -56,7 +65,21 @@ export const WEIGHT_PAGES = {
     ready: 'exp-property-search >> [part~="card"]',
     viewport: { width: 390, height: 844 },
   },
-} as const satisfies Record<string, { body: string; ready: string; viewport?: { width: number; height: number } }>;
+  /** our own site's search page, as the server writes it */
+  site: {
+    path: '/search-properties',
+    ready: 'exp-property-search >> [part="map"] [data-status="ready"]',
+    viewport: { width: 1366, height: 900 },
+  },
+  sitePhone: {
+    path: '/search-properties',
+    ready: 'exp-property-search >> [part~="card"]',
+    viewport: { width: 390, height: 844 },
+  },
+} as const satisfies Record<
+  string,
+  ({ body: string } | { path: string }) & { ready: string; viewport?: { width: number; height: number } }
+>;
 
 /**
  * A file's size after gzip, its chunks' names' hashes (`runtime-D67yuHub.js`) first replaced by
@@ -75,14 +98,15 @@ function contentGzip(body: Buffer): number {
 }
 
 export async function pageWeight(page: Page, origin: string, which: keyof typeof WEIGHT_PAGES): Promise<PageWeight> {
-  const spec = WEIGHT_PAGES[which];
-  const url = `${origin}/weight-${which}`;
-  await page.route(url, (route) =>
-    route.fulfill({
-      contentType: 'text/html',
-      body: `<!doctype html><html lang="en"><head><meta charset="utf-8"><script type="module" src="/widgets/exp-widgets.js"></script></head><body>${spec.body}</body></html>`,
-    }),
-  );
+  const spec: (typeof WEIGHT_PAGES)[keyof typeof WEIGHT_PAGES] = WEIGHT_PAGES[which];
+  const url = 'path' in spec ? `${origin}${spec.path}` : `${origin}/weight-${which}`;
+  if ('body' in spec)
+    await page.route(url, (route) =>
+      route.fulfill({
+        contentType: 'text/html',
+        body: `<!doctype html><html lang="en"><head><meta charset="utf-8"><script type="module" src="/widgets/exp-widgets.js"></script></head><body>${spec.body}</body></html>`,
+      }),
+    );
   const pending: Array<Promise<PageWeight['files'][number] | undefined>> = [];
   const onResponse = (response: Response) => {
     if (response.request().resourceType() !== 'script') return;
@@ -106,7 +130,7 @@ export async function pageWeight(page: Page, origin: string, which: keyof typeof
   } finally {
     if (viewport) await page.setViewportSize(viewport);
     page.off('response', onResponse);
-    await page.unroute(url);
+    if ('body' in spec) await page.unroute(url);
   }
   const files = (await Promise.all(pending)).filter((f): f is PageWeight['files'][number] => Boolean(f));
   const entry = files.find((f) => /\/widgets\/exp-widgets\.js$/.test(new URL(f.url).pathname));
