@@ -58,8 +58,9 @@ export interface MapOptions {
 
 export interface MapController {
   /**
-   * Draws these pins instead of what was there. The features are made a slice at a time (a phone
-   * stays responsive with 2,000 pins); resolves once they are on the map (false: a newer call won).
+   * Draws these pins instead of what was there: among the marks up to CLUSTER_ABOVE, else in the
+   * browser's clusters, whose features are made a slice at a time (a phone stays responsive with
+   * 2,000 pins); resolves once they are on the map (false: a newer call won).
    */
   setPins(pins: MapPin[], fit: boolean): Promise<boolean>;
   /**
