@@ -43,7 +43,7 @@ const LISTING_UI =
  * drawing tool read both): one chunk. Left to rolldown, the area became a chunk of its own once the
  * elements' Spanish texts were chunks of their own (scripts/widget-texts.ts), 0.2 KB more to fetch.
  */
-const FILTERS = /core[\\/]protocol[\\/](filters|polygon)\.ts$/;
+const FILTERS = /core[\\/]protocol[\\/](filters|polygon|place-path)\.ts$/;
 
 /**
  * OpenLayers and our maps' base (widgets/lib/map/map-base.ts, map-styles.ts, marks-layer.ts), in

@@ -10,7 +10,7 @@ import { SITE } from '../core/site.ts';
 import { marketPath, siteRoute, slugify, splitLangPath } from '../core/routes.ts';
 import { heroLocation, findLocation, type KnownLocation } from '../core/locations.ts';
 import { searchHero } from '../core/search-hero.ts';
-import { parsePlace } from '../core/protocol/filters.ts';
+import { parsePlace } from '../core/protocol/place-path.ts';
 import { setVideo, startVideos } from './lib/media.ts';
 import { setAttrText, setText, startTexts } from './lib/texts.ts';
 import { loadWidget } from './lib/third-party.ts';

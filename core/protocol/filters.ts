@@ -6,8 +6,11 @@
  * function and the alert mails.
  */
 import { formatPrice, formatPricePill } from './format.ts';
+import { parsePlace } from './place-path.ts';
 import { validPolygon, type LngLat } from './polygon.ts';
 import { nowDate } from '../clock.ts';
+
+export { parsePlace, type PlacePath } from './place-path.ts';
 
 /** the spec's "any" maximum */
 export const PRICE_MAX_ANY = 999_999_999;
@@ -19,21 +22,6 @@ export type FeatureFlag = (typeof FEATURE_FLAGS)[number];
 export const featureColumn = (flag: FeatureFlag): string => flag.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`);
 const FEATURE_BY_COLUMN = new Map(FEATURE_FLAGS.map((f) => [featureColumn(f), f]));
 const featureFlag = (column: string): FeatureFlag | undefined => FEATURE_BY_COLUMN.get(column);
-
-/**
- * A place of the location box: 'quito' (a city), 'quito/inaquito' (a sector of it) or
- * 'provincia/pichincha' (a province), the slugs internal.places keeps (its SQL reads the same
- * paths in internal.listing_matches). Anything else is no place.
- */
-export type PlacePath = { province: string } | { city: string; sector?: string };
-const SLUG = '[a-z0-9]+(?:-[a-z0-9]+)*';
-const PLACE = new RegExp(`^(?:provincia/(${SLUG})|(${SLUG})(?:/(${SLUG}))?)$`);
-export function parsePlace(path: string | null | undefined): PlacePath | undefined {
-  const m = typeof path === 'string' && path.length <= 170 ? PLACE.exec(path) : null;
-  if (!m) return undefined;
-  if (m[1]) return { province: m[1] };
-  return m[3] ? { city: m[2] as string, sector: m[3] } : { city: m[2] as string };
-}
 
 export interface SearchFilters {
   propertyType?: string;
