@@ -44,11 +44,7 @@ interface Drawn<T> {
 }
 
 /** A layer at `zIndex` that draws `shapes()` at each frame, images last and by their `z`. */
-export function createMarks<T>(options: {
-  zIndex: number;
-  visible?: boolean;
-  shapes: () => ReadonlyArray<Shape<T>>;
-}): Marks<T> {
+export function createMarks<T>(options: { zIndex: number; shapes: () => ReadonlyArray<Shape<T>> }): Marks<T> {
   // as OpenLayers makes a canvas layer's container (renderer/canvas/Layer.js), so that its layers may share it
   const container = document.createElement('div');
   container.className = 'ol-layer';
@@ -150,7 +146,7 @@ export function createMarks<T>(options: {
       drawn = [];
     }
   }
-  const layer = new MarksLayer({ zIndex: options.zIndex, visible: options.visible ?? true });
+  const layer = new MarksLayer({ zIndex: options.zIndex });
   return {
     layer,
     changed: () => layer.changed(),
