@@ -61,8 +61,9 @@ const pills = new Map<string, MarkImage>();
 
 /**
  * A rounded price pill with a tail, drawn once per label and state. A label that starts with "⌂ "
- * (a listing with an open house to come: ol-pins.ts pinLabel) gets a small house drawn before the
- * price instead of the character, which not every system's fonts have.
+ * (a listing with an open house to come) and then "↓ " (a recent price cut: ol-pins.ts pinLabel)
+ * gets a small house and a down arrow drawn before the price instead of the characters, which not
+ * every system's fonts have (the test browser's has neither).
  */
 export function pill(label: string, state: PinState): MarkImage {
   const key = `${label}|${state}`;
@@ -70,8 +71,11 @@ export function pill(label: string, state: PinState): MarkImage {
   if (kept) return kept;
   const font = `600 12px ${FONT_STACK}`;
   const house = label.startsWith('⌂ ');
-  const text = house ? label.slice(2) : label;
-  const mark = house ? 14 : 0;
+  const afterHouse = house ? label.slice(2) : label;
+  const cut = afterHouse.startsWith('↓ ');
+  const text = cut ? afterHouse.slice(2) : afterHouse;
+  // the marks' width before the price: the house's 14 px, the arrow's 10 px
+  const mark = (house ? 14 : 0) + (cut ? 10 : 0);
   const [, measure] = canvasOf(1, 1);
   measure.font = font;
   const w = Math.ceil(measure.measureText(text).width) + 16 + mark;
@@ -105,6 +109,16 @@ export function pill(label: string, state: PinState): MarkImage {
       [9, 18],
     ])
       ctx.lineTo(x as number, y as number);
+    ctx.fill();
+  }
+  if (cut) {
+    // a down arrow, 7 px wide, after the house if there is one
+    const x = (house ? 14 : 0) + 12.5;
+    ctx.fillRect(x - 0.75, 7, 1.5, 6);
+    ctx.beginPath();
+    ctx.moveTo(x - 3.5, 12);
+    ctx.lineTo(x + 3.5, 12);
+    ctx.lineTo(x, 17);
     ctx.fill();
   }
   ctx.font = font;
