@@ -75,6 +75,8 @@ describe("the map's own marks", () => {
     // each pill stands above its point (map-styles.ts pill: anchored at its tail's tip, 32 px high),
     // white above its price, where the map's background is not
     const white = 'rgba(255, 255, 255, 255)';
+    // on the one canvas the tiles and the clusters draw on too: one canvas for the compositor, not one a layer
+    expect(target.querySelectorAll('canvas').length).to.equal(1);
     expect(drawnAt(target, [2, 2])).to.not.equal(white);
     for (const { pixel } of spread) {
       expect(Math.hypot(pixel[0] - here()[0], pixel[1] - here()[1])).to.be.above(30);

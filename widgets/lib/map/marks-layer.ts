@@ -15,7 +15,7 @@
  */
 import Layer from 'ol/layer/Layer.js';
 import type { FrameState } from 'ol/Map.js';
-import { compose, create, toString as cssMatrix } from 'ol/transform.js';
+import { compose, create, equivalent, toString as cssMatrix } from 'ol/transform.js';
 import type { LineStyle, MarkImage, RingStyle } from './map-styles.ts';
 
 /** A point of the map, in the view's projection (Web Mercator). */
@@ -68,7 +68,8 @@ export function createMarks<T>(options: { zIndex: number; shapes: () => Readonly
       under instanceof HTMLCanvasElement &&
       under.width === w &&
       under.height === h &&
-      under.style.transform === transform
+      // as OpenLayers compares them: the browser reads a transform back rounded (0.333333 at a ratio of 3)
+      equivalent(under.style.transform, transform)
         ? under
         : null;
     const ctx = shared ? (shared.getContext('2d') as CanvasRenderingContext2D) : ownContext;
@@ -77,7 +78,7 @@ export function createMarks<T>(options: { zIndex: number; shapes: () => Readonly
         own.width = w;
         own.height = h;
       }
-      if (own.style.transform !== transform) own.style.transform = transform;
+      if (!own.style.transform || !equivalent(own.style.transform, transform)) own.style.transform = transform;
     }
     ctx.save();
     ctx.setTransform(ratio, 0, 0, ratio, 0, 0);
