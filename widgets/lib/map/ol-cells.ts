@@ -9,7 +9,7 @@ import { fromLonLat } from 'ol/proj.js';
 import type { Size } from 'ol/size.js';
 import { formatPricePill } from '../../../core/protocol/format.ts';
 import { feedCells, mergeCells, tileView, type CellFeed, type CellLoader, type MapCell } from './cell-loader.ts';
-import { badge, badgeZ, pill } from './map-styles.ts';
+import { badge, badgeZ } from './map-styles.ts';
 import type { Coordinate, Shape } from './marks-layer.ts';
 import type { PinHit, PinLook } from './ol-pins.ts';
 
@@ -111,8 +111,12 @@ export function createCells(options: {
       if (!visible) return [];
       return drawn.map((c): Shape<CellHit> => {
         if (c.count === 1 && c.id) {
-          const { state, z } = look({ id: c.id, label: c.label, approximate: c.approximate });
-          return { kind: 'image', at: c.at, image: pill(c.label, state), z, item: { id: c.id } };
+          return {
+            kind: 'image',
+            at: c.at,
+            ...look({ id: c.id, label: c.label, approximate: c.approximate }),
+            item: { id: c.id },
+          };
         }
         return { kind: 'image', at: c.at, image: badge(c.count, false), z: badgeZ(c.count, false), item: { cell: c } };
       });

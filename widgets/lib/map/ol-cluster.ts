@@ -32,13 +32,13 @@ export interface BrowserClusters {
   stats(): { clusters: number[]; singles: number };
 }
 
-const styles = new Map<string, Style>();
+/** Each image of ours as an OpenLayers style, kept as long as map-styles.ts keeps the image (as OpenLayers' cluster example keeps one style per size). */
+const styles = new WeakMap<MarkImage, Style>();
 
-/** An image of ours as an OpenLayers style, kept per key (as OpenLayers' cluster example keeps one per size; as many as map-styles.ts keeps images). */
-function styleOf(key: string, image: () => MarkImage, zIndex: number): Style {
-  let style = styles.get(key);
+function styleOf(image: MarkImage, zIndex: number): Style {
+  let style = styles.get(image);
   if (!style) {
-    const { canvas, width, height, anchor } = image();
+    const { canvas, width, height, anchor } = image;
     style = new Style({
       image: new Icon({
         img: canvas,
@@ -50,8 +50,7 @@ function styleOf(key: string, image: () => MarkImage, zIndex: number): Style {
       }),
       zIndex,
     });
-    if (styles.size >= 600) styles.clear();
-    styles.set(key, style);
+    styles.set(image, style);
   }
   return style;
 }
@@ -60,27 +59,25 @@ export function browserClusters(options: {
   zIndex: number;
   look: PinLook;
   highlighted: () => string | null;
-  /** a pin's pill and a cluster's badge, with its place among the marks (map-styles.ts) */
+  /** a cluster's badge and its place among the marks (map-styles.ts; a pin's pill is its look) */
   images: {
-    pill: (label: string, state: ReturnType<PinLook>['state']) => MarkImage;
     badge: (size: number, highlighted: boolean) => MarkImage;
     badgeZ: (size: number, highlighted: boolean) => number;
   };
 }): BrowserClusters {
-  const { pill, badge, badgeZ } = options.images;
+  const { badge, badgeZ } = options.images;
   const pins = new VectorSource<Feature<Point>>();
   const source = new Cluster({ source: pins, distance: CLUSTER_DISTANCE, minDistance: 12 });
   const pinOf = (f: Feature) => f.get('pin') as DrawnPin;
   const style = (cluster: Feature) => {
     const members = cluster.get('features') as Feature[] | undefined;
     if (!members || members.length === 1) {
-      const pin = pinOf(members?.[0] ?? cluster);
-      const { state, z } = options.look(pin);
-      return styleOf(`${pin.label}|${state}`, () => pill(pin.label, state), z);
+      const { image, z } = options.look(pinOf(members?.[0] ?? cluster));
+      return styleOf(image, z);
     }
     const on = options.highlighted();
     const lit = on !== null && members.some((m) => pinOf(m).id === on);
-    return styleOf(`${members.length}|${lit}`, () => badge(members.length, lit), badgeZ(members.length, lit));
+    return styleOf(badge(members.length, lit), badgeZ(members.length, lit));
   };
   const layer = new AnimatedCluster({
     source,

@@ -8,7 +8,7 @@ import type OlMap from 'ol/Map.js';
 import { fromLonLat } from 'ol/proj.js';
 import { formatPricePill } from '../../../core/protocol/format.ts';
 import { lazyChunk } from '../lazy-chunk.ts';
-import { badge, badgeZ, pill, pinZ, type PinState } from './map-styles.ts';
+import { badge, badgeZ, pill, pinZ, type MarkImage, type PinState } from './map-styles.ts';
 import type { Coordinate, Shape } from './marks-layer.ts';
 import type { BrowserClusters } from './ol-cluster.ts';
 import type { MapPin } from './ol-map.ts';
@@ -36,8 +36,8 @@ export interface PinHit {
   cluster?: readonly DrawnPin[];
 }
 
-/** The image and place among the marks of a listing's pill, highlighted or not. */
-export type PinLook = (pin: Pick<DrawnPin, 'id' | 'label' | 'approximate'>) => { state: PinState; z: number };
+/** A listing's pill, highlighted or not, and its place among the marks: what the marks and the clusters draw. */
+export type PinLook = (pin: Pick<DrawnPin, 'id' | 'label' | 'approximate'>) => { image: MarkImage; z: number };
 
 export interface PinLayers {
   /** the pins drawn now, plain or clustered */
@@ -81,7 +81,7 @@ export function createPins(options: {
   let visible = false;
   const look: PinLook = (p) => {
     const state: PinState = p.id === highlighted() ? 'hover' : p.approximate ? 'approximate' : 'normal';
-    return { state, z: pinZ(state) };
+    return { image: pill(p.label, state), z: pinZ(state) };
   };
 
   return {
@@ -108,7 +108,7 @@ export function createPins(options: {
         try {
           const { browserClusters } = await loadClusterChunk();
           if (!live()) return false;
-          clusters ??= browserClusters({ zIndex, look, highlighted, images: { pill, badge, badgeZ } });
+          clusters ??= browserClusters({ zIndex, look, highlighted, images: { badge, badgeZ } });
           options.map().addLayer(clusters.layer);
         } catch (error) {
           // every pin is still drawn, one by one
@@ -127,8 +127,7 @@ export function createPins(options: {
     shapes() {
       if (!visible || clustered) return [];
       return list.map((p) => {
-        const { state, z } = look(p);
-        return { kind: 'image', at: p.at, image: pill(p.label, state), z, item: { id: p.id } };
+        return { kind: 'image', at: p.at, ...look(p), item: { id: p.id } };
       });
     },
     setVisible(on) {

@@ -4,7 +4,7 @@
  * above the pins and the cells until the view moves or something else is drawn.
  */
 import type View from 'ol/View.js';
-import { LEG_STYLE, pill } from './map-styles.ts';
+import { LEG_STYLE } from './map-styles.ts';
 import type { Coordinate, Shape } from './marks-layer.ts';
 import type { DrawnPin, PinLook } from './ol-pins.ts';
 
@@ -47,10 +47,10 @@ export function createSpread(options: { view: View; look: PinLook; redraw: () =>
     },
     shapes() {
       return legs.flatMap(({ from, pin }): Array<Shape<{ id: string }>> => {
-        const { state, z } = options.look(pin);
+        const { image, z } = options.look(pin);
         return [
           { kind: 'line', from, to: pin.at, style: LEG_STYLE },
-          { kind: 'image', at: pin.at, image: pill(pin.label, state), z: ABOVE + z, item: { id: pin.id } },
+          { kind: 'image', at: pin.at, image, z: ABOVE + z, item: { id: pin.id } },
         ];
       });
     },
