@@ -49,11 +49,12 @@ export const AUTOLOADER_TAG = 'exp-autoloader';
 
 /**
  * Calls `reached` once for an element: when it is in view (the second observer), or one screen ahead
- * of it (the first) in a report after its first or once the page has scrolled: a first report comes
- * while the page is being laid out around elements that have not drawn themselves yet.
+ * of it (the first) once the page has scrolled. Before the visitor moves, one screen ahead does not
+ * count, whatever the layout does: the elements above draw themselves in steps (a search's cards in a
+ * box of their own leave its page a screen and a half tall), and a footer one screen down is then
+ * still a scroll away (docs/embedding.md "The script").
  */
 function watchNear(reached: (el: Element) => void): (el: Element) => void {
-  const reported = new WeakSet<Element>();
   const waiting = new Set<Element>();
   let moved = false;
   const done = (el: Element) => {
@@ -71,9 +72,8 @@ function watchNear(reached: (el: Element) => void): (el: Element) => void {
               continue;
             }
             if (!isIntersecting) waiting.delete(target);
-            else if (moved || reported.has(target)) done(target);
+            else if (moved) done(target);
             else waiting.add(target);
-            reported.add(target);
           }
         },
         { rootMargin },
@@ -109,8 +109,7 @@ function createAutoloader(): Autoloader {
   };
 
   // <exp-… loading="lazy"> (docs/embedding.md "The script"): its code comes when the element is in
-  // view, or one screen ahead of it once the page has moved; not while the page is first laid out,
-  // which would bring a footer that the search's cards are about to push far down
+  // view, or one screen ahead of it once the visitor has scrolled
   const lazy = watchNear((el) => load(el.localName));
   const seen = (el: Element) => {
     if (!(el.localName in known) || started.has(el.localName)) return;
