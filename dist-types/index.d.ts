@@ -871,7 +871,7 @@ declare global {
     'exp-valuation-estimated': CustomEvent<ValuationDetail>;
     /** The seller's lead was stored: `detail` is `{ id, place, value }`. (from <exp-home-valuation>) */
     'exp-seller-lead-sent': CustomEvent<SellerLeadDetail>;
-    /** The visitor picked a language. detail: `{ lang: 'en' | 'es' }`. (from <exp-language-switch>) */
+    /** The visitor picked a language. detail: `{ lang: 'en' | 'es' }`. (from <exp-language-switch>, <exp-site-header>) */
     'exp-language-change': CustomEvent<LanguageChangeDetail>;
     /** The figures are shown: `detail` is `{ place, typeGroup, month, median, listings, fromPlace }` (`fromPlace` differs from `place` when the figure is its parent's). (from <exp-market-report>) */
     'exp-market-loaded': CustomEvent<MarketLoadedDetail>;

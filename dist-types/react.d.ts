@@ -19,7 +19,7 @@ declare module 'react' {
       'exp-recently-viewed': React.DetailedHTMLProps<React.HTMLAttributes<ExpRecentlyViewedElement>, ExpRecentlyViewedElement> & ExpRecentlyViewedAttributes;
       'exp-saved-listings': React.DetailedHTMLProps<React.HTMLAttributes<ExpSavedListingsElement>, ExpSavedListingsElement> & ExpSavedListingsAttributes & { 'onexp-listing-save'?: (event: CustomEvent<SaveDetail>) => void; 'onexp-property-open'?: (event: CustomEvent<PropertyOpenDetail>) => void; 'onexp-inquiry-sent'?: (event: CustomEvent<InquirySentDetail>) => void };
       'exp-site-footer': React.DetailedHTMLProps<React.HTMLAttributes<ExpSiteFooterElement>, ExpSiteFooterElement> & ExpSiteFooterAttributes;
-      'exp-site-header': React.DetailedHTMLProps<React.HTMLAttributes<ExpSiteHeaderElement>, ExpSiteHeaderElement> & ExpSiteHeaderAttributes & { 'onexp-menu-toggle'?: (event: CustomEvent<MenuToggleDetail>) => void };
+      'exp-site-header': React.DetailedHTMLProps<React.HTMLAttributes<ExpSiteHeaderElement>, ExpSiteHeaderElement> & ExpSiteHeaderAttributes & { 'onexp-menu-toggle'?: (event: CustomEvent<MenuToggleDetail>) => void; 'onexp-language-change'?: (event: CustomEvent<LanguageChangeDetail>) => void };
     }
   }
 }

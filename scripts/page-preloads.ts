@@ -2,7 +2,7 @@
  * What a built page preloads of the widget build (docs/architecture.md "The site"): its elements'
  * chunks, and on a Spanish page their Spanish texts, read from the widget build's manifest.
  */
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { ROOT } from './element-graph.ts';
 import { SPANISH } from './widget-texts.ts';
@@ -15,7 +15,7 @@ interface ManifestChunk {
 
 /**
  * The widget chunks a page needs, from the widget build's manifest: for each exp- tag in the
- * page (and the tags those elements render themselves), the element's chunk and every chunk it
+ * page, the element's chunk and every chunk it
  * imports (their manifest keys; none without a manifest).
  */
 function pageChunks(html: string, manifestFile: string): { manifest: Record<string, ManifestChunk>; keys: string[] } {
@@ -30,15 +30,8 @@ function pageChunks(html: string, manifestFile: string): { manifest: Record<stri
     [...part.matchAll(/<(exp-[a-z0-9-]+)([\s>][^>]*)/g)]
       .filter((m) => !/\sloading="lazy"/.test(m[2] ?? ''))
       .map((m) => m[1] as string);
+  // no element renders another (the header draws the language switch's component itself)
   const tags = new Set([...eager(main), ...eager(html)]);
-  for (const tag of [...tags]) {
-    // elements that render other elements in their shadow root (the header's language switch)
-    const dir = resolve(ROOT, 'widgets', tag.slice(4));
-    if (!existsSync(dir)) continue;
-    for (const f of readdirSync(dir).filter((n) => n.endsWith('.tsx')))
-      for (const m of readFileSync(resolve(dir, f), 'utf8').matchAll(/<(exp-[a-z0-9-]+)[\s>/]/g))
-        tags.add(m[1] as string);
-  }
   const keys = new Set<string>();
   const visit = (key: string) => {
     if (!manifest[key] || keys.has(key)) return;

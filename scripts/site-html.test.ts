@@ -175,7 +175,7 @@ describe('the site build (scripts/site-html.ts)', () => {
     });
   });
 
-  it('preloads the chunks of the elements on a page, and of the elements they render; none for one written loading="lazy"', () => {
+  it('preloads the chunks of the elements on a page; none for one written loading="lazy"', () => {
     const dir = mkdtempSync(join(tmpdir(), 'exp-manifest-'));
     const file = join(dir, 'manifest.json');
     writeFileSync(
@@ -193,10 +193,6 @@ describe('the site build (scripts/site-html.ts)', () => {
         'virtual:exp-texts-es/site-header': { file: 'chunks/es-site-header-1.js' },
         'virtual:exp-texts-es/lazy/site-header/menu': { file: 'chunks/es-menu-1.js' },
         'virtual:exp-texts-es/base': { file: 'chunks/es-base-1.js' },
-        'widgets/language-switch/language-switch.element.ts': {
-          file: 'chunks/language-switch.element-1.js',
-          imports: ['_runtime.js'],
-        },
         'widgets/agent-directory/agent-directory.element.ts': {
           file: 'chunks/agent-directory.element-1.js',
           imports: ['_runtime.js'],
@@ -206,7 +202,6 @@ describe('the site build (scripts/site-html.ts)', () => {
       }),
     );
     expect(widgetPreloads('<exp-site-header tone="dark"></exp-site-header>', file).sort()).toEqual([
-      '/widgets/chunks/language-switch.element-1.js',
       '/widgets/chunks/logo-1.js',
       '/widgets/chunks/runtime-1.js',
       '/widgets/chunks/site-header.element-1.js',

@@ -42,12 +42,21 @@ describe('<exp-site-header>', () => {
     expect(links.map((a) => a.getAttribute('href'))).to.deep.equal(['/', '/search-properties', '/join']);
     expect(links[0]?.querySelector('svg[role="img"]')?.getAttribute('aria-label')).to.equal('eXp Realty Ecuador, home');
     expect(links.slice(1).map((a) => a.textContent?.trim())).to.deep.equal(['Search Properties', 'Join']);
-    // the language switch is rendered inside and loaded by the autoloader
-    await waitFor(
-      () => el.shadowRoot?.querySelector('exp-language-switch')?.shadowRoot?.querySelector('button'),
-      5000,
-      'language switch',
-    );
+    // the language switch is drawn in the header's own shadow root, not as an element of its own
+    // that the autoloader would fetch: its buttons switch the page and the header says so
+    const options = shadowAll<HTMLButtonElement>(el, '[part="group"] [part~="option"]');
+    expect(options.map((b) => b.getAttribute('lang'))).to.deep.equal(['en', 'es']);
+    expect(el.shadowRoot?.querySelector('exp-language-switch')).to.equal(null);
+    const changed = oneEvent<{ lang: string }>(el, 'exp-language-change');
+    options[1]!.click();
+    expect((await changed).detail.lang).to.equal('es');
+    expect(document.documentElement.lang).to.equal('es');
+    await waitFor(() => shadow(el, '[part~="option-active"]')?.getAttribute('lang') === 'es', 2000, 'Spanish chosen');
+    shadow<HTMLButtonElement>(el, '[part~="option"][lang="en"]')!.click();
+    expect(document.documentElement.lang).to.equal('en');
+    // the choice it remembered (this page has no address per language: ?lang= and localStorage)
+    localStorage.removeItem('exp-lang');
+    history.replaceState(null, '', location.pathname);
     // the light tone is white over a dark hero: check its contrast over one
     document.body.style.background = '#0b2340';
     try {

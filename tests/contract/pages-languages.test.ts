@@ -87,7 +87,7 @@ describe('pages in the language of their address, as crawlers read them', () => 
     const spanish = preloads((await crawl(`${server.url}/es/findanagent`)).doc);
     for (const line of spanish) expect(line).toMatch(/^es \/widgets\/chunks\/es-[\w-]+\.js$/);
     const named = spanish.map((line) => /chunks\/es-(.+)-[\w-]{8}\.js$/.exec(line)?.[1]).sort();
-    expect(named).toEqual(['agent-directory', 'base', 'language-switch', 'site-header']);
+    expect(named).toEqual(['agent-directory', 'base', 'site-header']);
     expect(preloads((await crawl(`${server.url}/findanagent`)).doc)).toEqual([]);
     // the unknown page is a 404 in both languages
     const missing = await crawl(`${server.url}/es/no/such/page`);

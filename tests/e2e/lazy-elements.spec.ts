@@ -35,7 +35,7 @@ test.describe('elements below the fold', () => {
       await page.goto(`${data.url}/search-properties`);
       await expect(page.locator('exp-property-search [part~="card"]').first()).toBeVisible();
       // the header, which the same scan of the page loads, and the language switch it draws are here
-      await expect.poll(() => defined(page, 'exp-language-switch')).toBe(true);
+      await expect(page.locator('exp-site-header [part="group"]')).toBeVisible();
       // the map and its tiles, the cards' photos: the page has settled
       await page.waitForLoadState('networkidle');
       // nor are they preloaded by the page's head
@@ -62,7 +62,7 @@ test.describe('elements below the fold', () => {
     await page.setViewportSize({ width: 1280, height: 800 });
     const asked = chunksAsked(page);
     await page.goto(`${data.url}/`);
-    await expect.poll(() => defined(page, 'exp-language-switch')).toBe(true);
+    await expect(page.locator('exp-site-header [part="group"]')).toBeVisible();
     await page.waitForLoadState('networkidle');
     const featured = page.locator('exp-featured-listings');
     const top = () => featured.evaluate((el) => el.getBoundingClientRect().top / window.innerHeight);

@@ -47,7 +47,7 @@ test.describe("the host site: saved listings, the alert mails' pages, robots and
     for (const width of [390, 320]) {
       await page.setViewportSize({ width, height: 800 });
       const header = page.locator('exp-site-header');
-      const parts = ['[part~="link"]', '[part="saved-link"]', 'exp-language-switch', '[part="menu-button"]'];
+      const parts = ['[part~="link"]', '[part="saved-link"]', '[part="group"]', '[part="menu-button"]'];
       const boxes = (
         await Promise.all(
           parts.map(async (sel) =>

@@ -1,6 +1,6 @@
 import { defineElement } from '../lib/element.tsx';
 import { languageSwitchAttributes } from './language-switch.attributes.ts';
-import { LanguageSwitch } from './language-switch.tsx';
+import { LanguageSwitch } from '../lib/ui/language-switch.tsx';
 import texts from 'virtual:exp-texts/language-switch';
 import utilities from 'virtual:exp-utilities/language-switch';
 import type { Lang } from '../../core/lang.ts';

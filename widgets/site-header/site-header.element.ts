@@ -25,6 +25,7 @@ declare module '../lib/events.ts' {
  *
  * @tag exp-site-header
  * @event exp-menu-toggle - The visitor opened or closed the side panel. detail: `{ open }`.
+ * @event exp-language-change - The visitor picked a language in the header's switch (as `<exp-language-switch>` says it). detail: `{ lang: 'en' | 'es' }`.
  * @csspart root - The element's root box.
  * @csspart bar - The header bar.
  * @csspart logo - The logo.
@@ -32,6 +33,9 @@ declare module '../lib/events.ts' {
  * @csspart link - Each link of the bar.
  * @csspart join - The Join button.
  * @csspart saved-link - The heart with the number of saved listings (shown once there is one).
+ * @csspart group - The language switch's pill (as `<exp-language-switch>`'s).
+ * @csspart option - Each language button.
+ * @csspart option-active - The button of the current language.
  * @csspart menu-button - The button that opens the side panel.
  * @csspart panel - The side panel.
  * @csspart panel-link - Each link in the side panel.
@@ -50,7 +54,6 @@ defineElement({
   styles: [
     `:host { position: fixed; top: 0; left: 0; right: 0; z-index: 1000; }
 :host([position="static"]) { position: relative; }
-exp-language-switch:not(:defined) { display: inline-block; width: 86px; height: 36px; }
 .exp-bar { height: var(--exp-header-height, 72px); transition: background-color .25s ease, box-shadow .25s ease, color .25s ease; }`,
   ],
 });

@@ -3,35 +3,26 @@
  * (transparent at the top, solid past 20 px) and marks the link of the current page. A heart with
  * the number of saved listings leads to them (the saved list of this browser, followed live).
  */
-import { useEffect, useId, useState } from 'react';
+import { useEffect, useState } from 'react';
 import { formatCount } from '../../core/protocol/format.ts';
 import { useSavedListings } from '../lib/saved/store.ts';
 import { HeartIcon } from '../lib/ui/icons/heart.tsx';
 import { useElement, type ElementProps } from '../lib/element.tsx';
 import { emit } from '../lib/events.ts';
-import { SITE } from '../../core/site.ts';
-import { Dialog } from '../lib/ui/dialog.tsx';
-import { CloseIcon } from '../lib/ui/icons/close.tsx';
-import { ExternalIcon } from '../lib/ui/icons/external.tsx';
 import { MenuIcon } from '../lib/ui/icons/menu.tsx';
 import { Logo } from '../lib/ui/logo.tsx';
+import { LanguageSwitch } from '../lib/ui/language-switch.tsx';
 import { siteUrl } from '../lib/site-links.ts';
-import { SITE_PAGES } from '../lib/site-pages.ts';
+import { lazyChunk } from '../lib/lazy-chunk.ts';
+import { useLazyPart } from '../lib/lazy-part.ts';
 import type { siteHeaderAttributes } from './site-header.attributes.ts';
+
+/** the side panel (side-panel.tsx): its own chunk, a part the menu button opens (lib/lazy-part.ts) */
+const loadPanel = lazyChunk(() => import('./side-panel.tsx'));
 
 /** the number of saved listings, on the heart (or the menu button where the heart has no room) */
 const COUNT_BADGE =
   'absolute top-0.5 right-0 min-w-[18px] h-[18px] px-1 rounded-full bg-accent text-accent-contrast text-[11px] font-bold leading-[18px] text-center';
-
-declare module 'react' {
-  // eslint-disable-next-line @typescript-eslint/no-namespace
-  namespace JSX {
-    interface IntrinsicElements {
-      // rendered by its own element (loaded by the autoloader), never imported
-      'exp-language-switch': { tone?: 'light' | 'dark'; persist?: 'true' | 'false' };
-    }
-  }
-}
 
 /** docs/product.md §4: the header turns solid once the page is scrolled more than this. */
 const SCROLL_THRESHOLD = 20;
@@ -64,7 +55,7 @@ export function SiteHeader({ tone, position }: ElementProps<typeof siteHeaderAtt
   const savedCount = useSavedListings(api.url).length;
   const scrolled = useScrolled();
   const [open, setOpen] = useState(false);
-  const titleId = useId();
+  const panel = useLazyPart(loadPanel, 'the menu');
 
   const solid = scrolled || position === 'static';
   // white text only while transparent over the hero of a light-toned page
@@ -85,7 +76,6 @@ export function SiteHeader({ tone, position }: ElementProps<typeof siteHeaderAtt
     emit(host, 'exp-menu-toggle', { open: next });
   };
 
-  const pages = SITE_PAGES.map((p) => ({ path: p.path, label: t(p.label) }));
   const text = light ? 'text-white' : 'text-ink';
   return (
     <header
@@ -141,13 +131,16 @@ export function SiteHeader({ tone, position }: ElementProps<typeof siteHeaderAtt
             </span>
           </a>
         ) : null}
-        <exp-language-switch tone={light ? 'light' : 'dark'} />
+        <LanguageSwitch tone={light ? 'light' : 'dark'} persist />
         <button
           type="button"
           part="menu-button"
           aria-haspopup="dialog"
           aria-expanded={open}
-          onClick={() => toggle(true)}
+          onPointerEnter={panel.preload}
+          onFocus={panel.preload}
+          onTouchStart={panel.preload}
+          onClick={() => panel.open(() => toggle(true))}
           className={`relative inline-flex items-center justify-center w-10 h-10 cq-sm:w-11 cq-sm:h-11 shrink-0 rounded-full border-0 bg-transparent cursor-pointer ${light ? 'text-white hover:bg-white/15' : 'text-ink hover:bg-surface-subtle'}`}
         >
           <MenuIcon size={26} />
@@ -160,70 +153,15 @@ export function SiteHeader({ tone, position }: ElementProps<typeof siteHeaderAtt
           <span className="exp-sr-only">{t('header.openMenu')}</span>
         </button>
       </div>
-      <Dialog open={open} onClose={() => toggle(false)} labelledBy={titleId} variant="side" part="panel">
-        <div className="flex items-center justify-between px-5 h-[72px] border-b border-line">
-          <h2 id={titleId} className="m-0 text-lg font-bold text-ink">
-            {t('header.panelTitle')}
-          </h2>
-          <button
-            type="button"
-            onClick={() => toggle(false)}
-            className="inline-flex items-center justify-center w-11 h-11 -mr-2 rounded-full border-0 bg-transparent text-ink cursor-pointer hover:bg-surface-subtle"
-          >
-            <CloseIcon size={24} />
-            <span className="exp-sr-only">{t('header.closeMenu')}</span>
-          </button>
-        </div>
-        <nav aria-labelledby={titleId} className="py-2">
-          <ul className="list-none m-0 p-0">
-            {pages.map((p) => (
-              <li key={p.path}>
-                <a
-                  href={link(p.path)}
-                  aria-current={current(p.path)}
-                  part="panel-link"
-                  className={`flex items-center px-5 py-3.5 text-[17px] no-underline hover:bg-surface-subtle ${current(p.path) ? 'font-bold text-primary' : 'font-medium text-ink'}`}
-                >
-                  {p.label}
-                </a>
-              </li>
-            ))}
-            <li>
-              <a
-                href={link('/saved')}
-                aria-current={current('/saved')}
-                part="panel-link"
-                className={`flex items-center gap-2 px-5 py-3.5 text-[17px] no-underline hover:bg-surface-subtle ${current('/saved') ? 'font-bold text-primary' : 'font-medium text-ink'}`}
-              >
-                <HeartIcon
-                  size={18}
-                  filled={savedCount > 0}
-                  className={savedCount ? 'text-accent' : 'text-ink-muted'}
-                />
-                {t('nav.saved')}
-                {savedCount ? (
-                  <span className="ml-auto rounded-full bg-surface-subtle px-2 text-sm font-semibold text-ink">
-                    {formatCount(savedCount)}
-                  </span>
-                ) : null}
-              </a>
-            </li>
-            <li className="border-t border-line mt-2 pt-2">
-              <a
-                href={SITE.external.agentLogin}
-                target="_blank"
-                rel="noopener noreferrer"
-                part="panel-link"
-                className="flex items-center gap-2 px-5 py-3.5 text-[17px] font-medium text-ink no-underline hover:bg-surface-subtle"
-              >
-                {t('nav.agentLogin')}
-                <ExternalIcon size={16} className="text-ink-muted" />
-                <span className="exp-sr-only"> {t('header.newTab')}</span>
-              </a>
-            </li>
-          </ul>
-        </nav>
-      </Dialog>
+      {panel.module ? (
+        <panel.module.SidePanel
+          open={open}
+          onClose={() => toggle(false)}
+          link={link}
+          current={current}
+          savedCount={savedCount}
+        />
+      ) : null}
     </header>
   );
 }

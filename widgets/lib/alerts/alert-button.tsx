@@ -1,18 +1,14 @@
 /**
  * The search's "Get alerts" button (docs/decisions.md #23), and a market report's "Follow this
- * market" (docs/market.md): the caller gives its words and what is followed. The form (alert-dialog.tsx) is its own
- * chunk, downloaded when the button is pointed at, focused or touched, else on the click; a
- * failed download says so and is tried again (under a new URL) on the next click.
+ * market" (docs/market.md): the caller gives its words and what is followed. The form
+ * (alert-dialog.tsx) is its own chunk, a part the button opens (lazy-part.ts).
  */
 import { useState } from 'react';
 import type { SearchFilters } from '../../../core/protocol/filters.ts';
 import type { MarketFollow } from '../../../core/protocol/alerts.ts';
-import { useElement } from '../element.tsx';
 import { lazyChunk } from '../lazy-chunk.ts';
+import { useLazyPart } from '../lazy-part.ts';
 import { BellIcon } from '../ui/icons/bell.tsx';
-import type * as Dialog from './alert-dialog.tsx';
-
-type DialogModule = typeof Dialog;
 
 const load = lazyChunk(() => import('./alert-dialog.tsx'));
 
@@ -27,33 +23,16 @@ export interface AlertButtonProps {
 }
 
 export function AlertButton({ filters, market, text, label, part }: AlertButtonProps) {
-  const { toaster } = useElement();
-  const [dialog, setDialog] = useState<DialogModule | null>(null);
+  const dialog = useLazyPart(load, 'the alert form');
   const [open, setOpen] = useState(false);
-  const preload = () => void load().catch(() => {});
   return (
     <>
       <button
         type="button"
-        onPointerEnter={preload}
-        onFocus={preload}
-        onTouchStart={preload}
-        onClick={() => {
-          load().then(
-            (m) => {
-              setDialog(() => m);
-              setOpen(true);
-            },
-            (error: unknown) => {
-              console.error('[exp] the alert form did not load:', error);
-              toaster.show({
-                title: { key: 'common.error' },
-                description: { key: 'errors.unexpected' },
-                variant: 'destructive',
-              });
-            },
-          );
-        }}
+        onPointerEnter={dialog.preload}
+        onFocus={dialog.preload}
+        onTouchStart={dialog.preload}
+        onClick={() => dialog.open(() => setOpen(true))}
         aria-label={label}
         aria-haspopup="dialog"
         part={part}
@@ -62,8 +41,8 @@ export function AlertButton({ filters, market, text, label, part }: AlertButtonP
         <BellIcon size={18} />
         {text}
       </button>
-      {dialog ? (
-        <dialog.AlertDialog open={open} filters={filters ?? {}} market={market} onClose={() => setOpen(false)} />
+      {dialog.module ? (
+        <dialog.module.AlertDialog open={open} filters={filters ?? {}} market={market} onClose={() => setOpen(false)} />
       ) : null}
     </>
   );

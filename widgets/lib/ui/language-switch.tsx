@@ -1,11 +1,22 @@
 import { useEffect } from 'react';
-import { useElement, type ElementProps } from '../lib/element.tsx';
-import { emit } from '../lib/events.ts';
-import { applyDocumentLang, savedLang } from '../lib/i18n.ts';
-import type { languageSwitchAttributes } from './language-switch.attributes.ts';
-import { LANGUAGES, type Lang } from '../../core/lang.ts';
+import { useElement } from '../element.tsx';
+import { emit } from '../events.ts';
+import { applyDocumentLang, savedLang } from '../i18n.ts';
+import { LANGUAGES, type Lang } from '../../../core/lang.ts';
 
-export function LanguageSwitch({ tone, persist }: ElementProps<typeof languageSwitchAttributes>) {
+export interface LanguageSwitchProps {
+  /** 'light' for white text over photos and video, 'dark' on light backgrounds */
+  tone: 'dark' | 'light';
+  /** restore and remember the visitor's choice (localStorage and ?lang=); false only switches <html lang> */
+  persist: boolean;
+}
+
+/**
+ * The two languages as a pill: the whole of <exp-language-switch>, and the switch of the site's
+ * header, which renders it in its own shadow root rather than as a nested element (one element, one
+ * sheet and one chunk fewer on every page of ours). Either way its host emits `exp-language-change`.
+ */
+export function LanguageSwitch({ tone, persist }: LanguageSwitchProps) {
   const { host, lang, t } = useElement();
 
   // restore the visitor's earlier choice (?lang= or localStorage) when the page starts; a page that
