@@ -4,6 +4,7 @@ import { defineConfig, type Plugin, type UserConfig } from 'vite';
 import { ecuadorOutline } from './scripts/ecuador-outline.ts';
 import { finishedCode } from './scripts/finished-code.ts';
 import { olTrim } from './scripts/ol-trim.ts';
+import { i18nextTrim } from './scripts/i18next-trim.ts';
 import { inlineSiteCss, siteHead } from './scripts/site-html.ts';
 import { widgetStyles } from './scripts/widget-styles.ts';
 import { widgetTexts } from './scripts/widget-texts.ts';
@@ -133,7 +134,15 @@ export default defineConfig(({ mode }): UserConfig => {
     return {
       ...common,
       // the outline plugins serve `npm run dev`, where the pages load the elements from source
-      plugins: [siteHead(), inlineSiteCss(), widgetStyles(), widgetTexts(), ecuadorOutline({ asset: false }), olTrim()],
+      plugins: [
+        siteHead(),
+        inlineSiteCss(),
+        widgetStyles(),
+        widgetTexts(),
+        ecuadorOutline({ asset: false }),
+        olTrim(),
+        i18nextTrim(),
+      ],
       root: resolve(here, 'site'),
       publicDir: resolve(here, 'site/public'),
       base: '/',
@@ -159,6 +168,7 @@ export default defineConfig(({ mode }): UserConfig => {
       widgetTexts(),
       ecuadorOutline({ asset: !single }),
       olTrim(),
+      i18nextTrim(),
       finishedCode(),
     ],
     // assets are found relative to the chunk that needs them (import.meta.url), from any origin
