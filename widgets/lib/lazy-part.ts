@@ -6,6 +6,13 @@
  */
 import { useState } from 'react';
 import { useElement } from './element.tsx';
+import type { Toaster } from './toast.tsx';
+
+/** A part that did not download: said in the console and to the visitor, who may try again. */
+export function partDidNotLoad(toaster: Toaster, what: string, error: unknown): void {
+  console.error(`[exp] ${what} did not load:`, error);
+  toaster.show({ title: { key: 'common.error' }, description: { key: 'errors.unexpected' }, variant: 'destructive' });
+}
 
 export interface LazyPart<M> {
   /** the part's module, once a click has brought it */
@@ -29,14 +36,7 @@ export function useLazyPart<M>(load: () => Promise<M>, what: string): LazyPart<M
           setModule(() => m);
           opened?.(m);
         },
-        (error: unknown) => {
-          console.error(`[exp] ${what} did not load:`, error);
-          toaster.show({
-            title: { key: 'common.error' },
-            description: { key: 'errors.unexpected' },
-            variant: 'destructive',
-          });
-        },
+        (error: unknown) => partDidNotLoad(toaster, what, error),
       ),
   };
 }

@@ -9,6 +9,7 @@
 import { useEffect, useState } from 'react';
 import { useElement } from '../element.tsx';
 import { lazyChunk } from '../lazy-chunk.ts';
+import { partDidNotLoad } from '../lazy-part.ts';
 import type * as Dialog from './property-dialog.tsx';
 import type { PropertyDialogProps } from './property-dialog.tsx';
 
@@ -48,13 +49,8 @@ export function PropertyDialog(props: PropertyDialogProps) {
     loadDialog()
       .then((m) => live && setDialog(m))
       .catch((error: unknown) => {
-        console.error('[exp] the property detail did not load:', error);
-        if (!live) return;
-        toaster.show({
-          title: { key: 'common.error' },
-          description: { key: 'errors.unexpected' },
-          variant: 'destructive',
-        });
+        if (!live) return console.error('[exp] the property detail did not load:', error);
+        partDidNotLoad(toaster, 'the property detail', error);
         onClose();
       });
     return () => {
