@@ -37,6 +37,34 @@ function subscribe(onChange: () => void): () => void {
 
 const NONE: SavedListing[] = [];
 
+/**
+ * The stored texts read in this task: a render asks for a list once per heart (24 cards, each
+ * read again when React checks its snapshot), and a page's reads of localStorage are synchronous
+ * (its first ones slow). One read serves the task; the next task reads again, so a list written
+ * by another copy of the bundle, another tab or a test is seen as before.
+ */
+let readInTask: Map<string, string | null> | null = null;
+
+function storedText(key: string): string | null {
+  if (!readInTask) {
+    const reads = new Map<string, string | null>();
+    readInTask = reads;
+    setTimeout(() => {
+      if (readInTask === reads) readInTask = null;
+    }, 0);
+  }
+  if (!readInTask.has(key)) {
+    let raw: string | null = null;
+    try {
+      raw = localStorage.getItem(key);
+    } catch {
+      // storage refused: what this page kept, if anything
+    }
+    readInTask.set(key, raw);
+  }
+  return readInTask.get(key) ?? null;
+}
+
 /** What a kept list keeps of a listing. */
 export function keptEntry(
   p: Pick<Property, 'id' | 'title' | 'price' | 'city' | 'images'>,
@@ -81,12 +109,7 @@ function keptList(prefix: 'exp-saved' | 'exp-recent', max: number) {
   const cache = new Map<string, { raw: string | null; items: SavedListing[]; ids: Set<string> }>();
 
   const load = (backend: string): { items: SavedListing[]; ids: Set<string> } => {
-    let raw: string | null = null;
-    try {
-      raw = localStorage.getItem(key(backend));
-    } catch {
-      // storage refused: what this page kept, if anything
-    }
+    const raw = storedText(key(backend));
     const kept = memory.get(backend) ?? NONE;
     const hit = cache.get(backend);
     if (hit && hit.raw === raw && (raw !== null || hit.items === kept)) return hit;
@@ -111,6 +134,7 @@ function keptList(prefix: 'exp-saved' | 'exp-recent', max: number) {
     } catch {
       // kept in memory for this page
     }
+    readInTask?.delete(key(backend));
     listsVersion.value++;
   };
 
