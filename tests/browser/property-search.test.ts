@@ -340,15 +340,26 @@ describe('<exp-property-search>', () => {
       await ready(el, 'results after retry');
     }));
 
-  it("says 'Searching in {city}' and the number found in one toast, and 'Search Results' for a search without a new city", async () => {
+  it("says nothing of the search it arrived with; then 'Searching in {city}' and the number found in one toast, and 'Search Results' for a search without a new city", async () => {
     const el = await mount(
-      `<exp-property-search api-url="${API_URL}" sync-url="false" city="Ambato" show-map="false"></exp-property-search>`,
+      `<exp-property-search api-url="${API_URL}" sync-url="false" city="Loja" show-map="false"></exp-property-search>`,
       'exp-property-search',
       '[part="results-heading"]',
     );
     await ready(el);
-    const total = await apiCount('place_search=like.*ambato*');
     const toastTexts = () => shadowAll(el, '[part~="toast"]').map((t) => t.textContent ?? '');
+    // a toast waits for the page's idle time: two idle periods after the answer, none has come
+    await new Promise<void>((done) => requestIdleCallback(() => requestIdleCallback(() => done())));
+    expect(shadow(el, '[part="results-heading"]').textContent).to.match(/\d propert/);
+    expect(toastTexts(), 'the arrival is said by the heading, not a toast').to.deep.equal([]);
+
+    // the visitor searches another city
+    const total = await apiCount('place_search=like.*ambato*');
+    const location = shadow<HTMLInputElement>(el, 'input[part="location"]');
+    location.focus();
+    await sendKeys({ press: 'Control+A' });
+    await sendKeys({ type: 'Ambato' });
+    shadow<HTMLFormElement>(el, 'form').requestSubmit();
     const said = await waitFor(
       () => toastTexts().find((t) => t.includes('properties found.')),
       5000,
