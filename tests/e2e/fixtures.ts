@@ -219,11 +219,19 @@ export async function settled(page: Page): Promise<void> {
 /**
  * An element written loading="lazy" (the site's footer and "Recently viewed"; docs/embedding.md "The
  * script") loads when it nears the view, as a visitor scrolls to it: scrolled to, waited for until
- * it is defined, and the page back at its top.
+ * it is defined, and the page back at its top. Scrolled to again at each look, as a visitor keeps
+ * scrolling: the elements above may still be drawing themselves (a directory's 46 cards on a loaded
+ * machine) and push it back down, out of reach, after the first scroll.
  */
 export async function scrolledTo(locator: Locator): Promise<Locator> {
-  await locator.evaluate((el) => el.scrollIntoView({ block: 'center' }));
-  await expect.poll(() => locator.evaluate((el) => customElements.get(el.localName) !== undefined)).toBe(true);
+  await expect
+    .poll(() =>
+      locator.evaluate((el) => {
+        el.scrollIntoView({ block: 'center' });
+        return customElements.get(el.localName) !== undefined;
+      }),
+    )
+    .toBe(true);
   await locator.page().evaluate(() => window.scrollTo(0, 0));
   return locator;
 }
