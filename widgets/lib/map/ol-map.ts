@@ -166,8 +166,13 @@ export function createMap(options: MapOptions): MapController {
     interactions: interactions(),
   });
 
+  // a spread stands in the map's units at the zoom it was made for: a zoom gathers it up, a pan keeps
+  // it (the popup panning itself into view as the visitor points at a spread pin took the pin away
+  // from under the pointer before the click)
+  let spreadResolution = view.getResolution();
   const moves = createMoves(map, view, (byVisitor) => {
-    spread.clear();
+    if (view.getResolution() !== spreadResolution) spread.clear();
+    spreadResolution = view.getResolution();
     if (cells.active) cells.schedule();
     if (byVisitor) options.onUserMove();
   });
