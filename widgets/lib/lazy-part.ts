@@ -17,8 +17,8 @@ export function partDidNotLoad(toaster: Toaster, what: string, error: unknown): 
 export interface LazyPart<M> {
   /** the part's module, once a click has brought it */
   module: M | undefined;
-  /** for the control's pointer-enter, focus and touch-start: starts the download */
-  preload: () => void;
+  /** the control's pointer-enter, focus and touch-start, each starting the download (spread on the control) */
+  preloadOn: { onPointerEnter: () => void; onFocus: () => void; onTouchStart: () => void };
   /** for the control's click: the part, then `opened` (a failed download: a toast, and nothing opens) */
   open: (opened?: (module: M) => void) => void;
 }
@@ -27,9 +27,10 @@ export interface LazyPart<M> {
 export function useLazyPart<M>(load: () => Promise<M>, what: string): LazyPart<M> {
   const { toaster } = useElement();
   const [module, setModule] = useState<M | undefined>(undefined);
+  const preload = () => void load().catch(() => {});
   return {
     module,
-    preload: () => void load().catch(() => {}),
+    preloadOn: { onPointerEnter: preload, onFocus: preload, onTouchStart: preload },
     open: (opened) =>
       void load().then(
         (m) => {

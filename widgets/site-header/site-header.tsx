@@ -137,9 +137,7 @@ export function SiteHeader({ tone, position }: ElementProps<typeof siteHeaderAtt
           part="menu-button"
           aria-haspopup="dialog"
           aria-expanded={open}
-          onPointerEnter={panel.preload}
-          onFocus={panel.preload}
-          onTouchStart={panel.preload}
+          {...panel.preloadOn}
           onClick={() => panel.open(() => toggle(true))}
           className={`relative inline-flex items-center justify-center w-10 h-10 cq-sm:w-11 cq-sm:h-11 shrink-0 rounded-full border-0 bg-transparent cursor-pointer ${light ? 'text-white hover:bg-white/15' : 'text-ink hover:bg-surface-subtle'}`}
         >

@@ -29,9 +29,7 @@ export function AlertButton({ filters, market, text, label, part }: AlertButtonP
     <>
       <button
         type="button"
-        onPointerEnter={dialog.preload}
-        onFocus={dialog.preload}
-        onTouchStart={dialog.preload}
+        {...dialog.preloadOn}
         onClick={() => dialog.open(() => setOpen(true))}
         aria-label={label}
         aria-haspopup="dialog"

@@ -171,8 +171,9 @@ export function createMap(options: MapOptions): MapController {
   // from under the pointer before the click)
   let spreadResolution = view.getResolution();
   const moves = createMoves(map, view, (byVisitor) => {
-    if (view.getResolution() !== spreadResolution) spread.clear();
-    spreadResolution = view.getResolution();
+    const resolution = view.getResolution();
+    if (resolution !== spreadResolution) spread.clear();
+    spreadResolution = resolution;
     if (cells.active) cells.schedule();
     if (byVisitor) options.onUserMove();
   });

@@ -1,7 +1,8 @@
 /**
  * Pins that share one spot on the search map (ol-map.ts composes them): zooming cannot tell them
  * apart, so they are laid out in a circle around it, each on a leg to the spot, among the marks
- * above the pins and the cells until the view moves or something else is drawn.
+ * above the pins and the cells until the view zooms (a pan keeps them: ol-map.ts) or something else
+ * is drawn.
  */
 import type View from 'ol/View.js';
 import { LEG_STYLE } from './map-styles.ts';
