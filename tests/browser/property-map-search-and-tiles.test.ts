@@ -181,6 +181,19 @@ describe('the map: in the search, and its tiles', () => {
     await waitFor(() => target.expMap.outlineShown(), 8000, 'the outline shown again');
   });
 
+  it("fetches Ecuador's outline once for all the maps of a page", async () => {
+    performance.clearResourceTimings();
+    // two maps at once (this page's earlier maps may have fetched it already)
+    const [bahia, manta] = await Promise.all(
+      ['bahia', 'manta'].map((city) =>
+        mount(`<exp-property-map api-url="${API_URL}" city="${city}"></exp-property-map>`, 'exp-property-map'),
+      ),
+    );
+    await Promise.all([mapReady(bahia!), mapReady(manta!)]);
+    const outlines = performance.getEntriesByType('resource').filter((e) => e.name.includes('ecuador-outline'));
+    expect(outlines.length).to.be.at.most(1);
+  });
+
   it("a tile provider's template and credit (tile-url, tile-attribution): its tiles, its credit with its links next in the tab order, whole inside the map at 320 px; other markup in a credit is shown as text, and a credit of no text is OpenStreetMap's", async () => {
     performance.clearResourceTimings();
     const el = await mount(

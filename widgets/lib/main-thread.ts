@@ -4,7 +4,7 @@
  */
 
 /** Lets the browser paint and handle input, then resumes (ahead of other queued work where the browser can). */
-function yieldToMain(): Promise<void> {
+export function yieldToMain(): Promise<void> {
   const scheduler = (globalThis as { scheduler?: { yield?: () => Promise<void> } }).scheduler;
   if (typeof scheduler?.yield === 'function') return scheduler.yield();
   return new Promise((resolve) => setTimeout(resolve, 0));

@@ -75,7 +75,26 @@ export function underlay(url: string | undefined): Underlay {
   };
 }
 
-/** The outline's layer (marks-layer.ts): in the chunk when small enough, else fetched beside it. */
+/** The outline's rings, fetched once for every map of the page (a failure is asked for again by the next map). */
+let outlineLoad: Promise<Outline> | undefined;
+
+/**
+ * Ecuador's outline in degrees: in the chunk when small enough, else fetched beside it. A map asks
+ * for it in a task of its own before it makes its layers (ol-map.ts createMap): starting the fetch
+ * is a few milliseconds of a slow phone's main thread.
+ */
+export function loadOutline(): Outline | Promise<Outline> {
+  if (outline.data) return outline.data;
+  outlineLoad ??= fetch(outline.url)
+    .then((r) => (r.ok ? (r.json() as Promise<Outline>) : Promise.reject(new Error(`outline: ${r.status}`))))
+    .catch((error: unknown) => {
+      outlineLoad = undefined;
+      throw error;
+    });
+  return outlineLoad;
+}
+
+/** The outline's layer (marks-layer.ts). */
 function ecuadorOutline(): Layer {
   let rings: { ecuador: Coordinate[][]; neighbours: Coordinate[][] } | null = null;
   const project = (o: Outline) => {
@@ -93,11 +112,9 @@ function ecuadorOutline(): Layer {
           ]
         : [],
   });
-  if (outline.data) project(outline.data);
-  else
-    fetch(outline.url)
-      .then((r) => (r.ok ? (r.json() as Promise<Outline>) : Promise.reject(new Error(`outline: ${r.status}`))))
-      .then(project)
-      .catch((error: unknown) => console.warn('[exp] the map outline did not load:', error));
+  const loaded = loadOutline();
+  if (loaded instanceof Promise)
+    loaded.then(project).catch((error: unknown) => console.warn('[exp] the map outline did not load:', error));
+  else project(loaded);
   return marks.layer;
 }

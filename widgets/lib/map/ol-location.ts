@@ -16,8 +16,6 @@ import { interactions, underlay } from './map-base.ts';
 import { CIRCLE_STYLE, pill, prepareMap } from './map-styles.ts';
 import { createMarks, type Coordinate } from './marks-layer.ts';
 
-export { prepareMap };
-
 export interface LocationOptions {
   target: HTMLElement;
   shadowRoot: ShadowRoot | null;

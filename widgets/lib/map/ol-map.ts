@@ -12,7 +12,8 @@ import View from 'ol/View.js';
 import { boundingExtent, isEmpty, type Extent } from 'ol/extent.js';
 import { fromLonLat, toLonLat } from 'ol/proj.js';
 import type { CellLoader } from './cell-loader.ts';
-import { interactions, underlay, type Underlay } from './map-base.ts';
+import { yieldToMain } from '../main-thread.ts';
+import { interactions, loadOutline, underlay, type Underlay } from './map-base.ts';
 import { prepareMap } from './map-styles.ts';
 import { createMarks, type Coordinate, type Marks } from './marks-layer.ts';
 import { createCells, type CellHit, type CellLayer } from './ol-cells.ts';
@@ -22,7 +23,6 @@ import { listenToPointer } from './ol-pointer.ts';
 import { createPopup } from './ol-popup.ts';
 import { createSpread, type SpreadLayer } from './ol-spread.ts';
 
-export { prepareMap };
 export type { CellLoader };
 
 /** more pins than this are clustered (docs/product.md §9) */
@@ -43,7 +43,6 @@ export interface MapPin {
 }
 
 export interface MapOptions {
-  target: HTMLElement;
   shadowRoot: ShadowRoot | null;
   tileUrl?: string | undefined;
   onPinClick: (id: string) => void;
@@ -57,6 +56,11 @@ export interface MapOptions {
 }
 
 export interface MapController {
+  /**
+   * Puts the map into its container (once), in the frame after the container's size is known
+   * (use-map.ts): the map measures it, and a layout that is still fresh costs nothing.
+   */
+  attach(target: HTMLElement): void;
   /**
    * Draws these pins instead of what was there: among the marks up to CLUSTER_ABOVE, else in the
    * browser's clusters, whose features are made a slice at a time (a phone stays responsive with
@@ -117,22 +121,39 @@ export interface MapTestHooks {
  */
 const PLACE_WAIT_MS = 4000;
 
-export function createMap(options: MapOptions): MapController {
+/**
+ * Makes the map a piece per task, so that a slow phone's main thread is never held for all of it at
+ * once (a single task of 60 to 110 ms at 4x CPU: docs/benchmarks.md "Measured apart"): the outline
+ * asked for; the tiles' and the outline's layers; the marks' layer and the view; then the map,
+ * without its container (`attach` puts it in). Resolves null when `live()` says, between two pieces, that it is no longer wanted.
+ */
+export async function createMap(options: MapOptions, live: () => boolean = () => true): Promise<MapController | null> {
+  /** the next piece, in a task of its own, if the map is still wanted */
+  const next = async () => {
+    await yieldToMain();
+    return live();
+  };
   prepareMap(options.shadowRoot);
+  // the layer takes the outline when it comes (ecuadorOutline); a failure there is its to tell
+  void Promise.resolve(loadOutline()).catch(() => {});
+  if (!(await next())) return null;
+
   const under = underlay(options.tileUrl);
   // The tiles wait for the view's first place: a search fits its matches as soon as it knows where
   // they are, and the tiles of where the map opens (Quito at zoom 12) were asked for, drawn and
   // thrown away, each frame a canvas the page sends again (docs/benchmarks.md "Measured apart").
-  // The outline is drawn meanwhile.
+  // The outline is drawn meanwhile; the wait starts when the map is in its container.
   const [, tiles] = under.layers;
   tiles.setVisible(false);
-  let placeWait: ReturnType<typeof setTimeout> | undefined = setTimeout(() => placed(), PLACE_WAIT_MS);
+  let tilesShown = false;
+  let placeWait: ReturnType<typeof setTimeout> | undefined;
   const placed = () => {
-    if (placeWait === undefined) return;
+    if (tilesShown) return;
+    tilesShown = true;
     clearTimeout(placeWait);
-    placeWait = undefined;
     tiles.setVisible(true);
   };
+  if (!(await next())) return null;
 
   let highlighted: string | null = null;
   const view = new View({ center: fromLonLat(QUITO_CENTER), zoom: DEFAULT_ZOOM, maxZoom: 19, minZoom: 3 });
@@ -156,8 +177,9 @@ export function createMap(options: MapOptions): MapController {
   /** where a listing's pin is, or its cell when it is a cell's only listing */
   const placeOf = (id: string): Coordinate | undefined => (pins.byId(id) ?? cells.byId(id))?.at;
   const popup = createPopup(options.popup, (id) => spread.pointOf(id) ?? placeOf(id));
+  if (!(await next())) return null;
+
   const map = new OlMap({
-    target: options.target,
     layers: [...under.layers, marks.layer],
     overlays: [popup.overlay],
     view,
@@ -199,6 +221,11 @@ export function createMap(options: MapOptions): MapController {
 
   const controller: MapController = {
     map,
+    attach(target) {
+      if (map.getTarget()) return;
+      map.setTarget(target);
+      if (!tilesShown) placeWait = setTimeout(placed, PLACE_WAIT_MS);
+    },
     setCells(loader, fit, events) {
       pinsTicket++;
       cells.stop();

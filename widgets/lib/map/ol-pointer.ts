@@ -76,7 +76,8 @@ export function listenToPointer({ map, view, marks, pins, spread, moves }: Layer
   const move = map.on('pointermove', (e) => {
     if (e.dragging || map.get('expDrawing')) return;
     const hit = pinAt(e.pixel);
-    options.target.style.cursor = hit ? 'pointer' : '';
+    const target = map.getTargetElement() as HTMLElement | null;
+    if (target) target.style.cursor = hit ? 'pointer' : '';
     hover(hit?.id ?? null);
   });
   const leave = () => hover(null);

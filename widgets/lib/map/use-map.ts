@@ -70,10 +70,9 @@ export function useMap({
       setStatus('error');
       latest.current.onFail(reason, error);
     };
-    const create = (el: HTMLElement, createMap: typeof CreateMap) => {
-      try {
-        controller.current = createMap({
-          target: el,
+    const make = (createMap: typeof CreateMap) =>
+      createMap(
+        {
           shadowRoot,
           tileUrl: latest.current.tileUrl,
           popup: popupElement,
@@ -84,13 +83,17 @@ export function useMap({
           },
           onUserMove: () => setMoved(true),
           onExpand: (bounds) => latest.current.onExpand(bounds),
-        });
+        },
+        () => !disposed,
+      );
+    const attach = (el: HTMLElement, made: MapController) => {
+      try {
+        made.attach(el);
       } catch (error) {
         fail('Error initializing map', error);
         return;
       }
-      if (import.meta.env.EXP_TEST_HOOKS)
-        Object.defineProperty(el, 'expMap', { value: controller.current, configurable: true });
+      if (import.meta.env.EXP_TEST_HOOKS) Object.defineProperty(el, 'expMap', { value: made, configurable: true });
       const resize = new ResizeObserver(() => controller.current?.updateSize());
       resize.observe(el);
       observers.push(resize);
@@ -98,36 +101,38 @@ export function useMap({
     };
     /**
      * The container's size is read from a ResizeObserver, which hears it after the browser's own
-     * layout: nothing here forces a layout of the element in the middle of a task. The map is made
+     * layout: nothing here forces a layout of the element in the middle of a task. The map goes in
      * in the frame after, while the layout is still fresh. A container without a size is looked at again
      * (docs/product.md §4), then given up.
      */
-    const build = (el: HTMLElement, createMap: typeof CreateMap, tries: number) => {
+    const build = (el: HTMLElement, made: MapController, tries: number) => {
       const sized = new ResizeObserver((entries) => {
         const box = entries[entries.length - 1]?.contentRect;
         sized.disconnect();
         if (disposed) return;
-        // made in the next frame: making it inside the observer's callback would resize what it observes
-        if (box && box.width > 0 && box.height > 0)
-          frame = requestAnimationFrame(() => !disposed && create(el, createMap));
-        else if (tries < CONTAINER_RETRIES) timer = setTimeout(() => build(el, createMap, tries + 1), 500);
+        // put in in the next frame: doing it inside the observer's callback would resize what it observes
+        if (box && box.width > 0 && box.height > 0) frame = requestAnimationFrame(() => !disposed && attach(el, made));
+        else if (tries < CONTAINER_RETRIES) timer = setTimeout(() => build(el, made, tries + 1), 500);
         else fail('Container has zero dimensions');
       });
       observers.push(sized);
       sized.observe(el);
     };
     // OpenLayers is fetched once the page is idle, and the map made when its panel comes near the
-    // viewport: the first screen of a phone is not held up by a map below it. A panel that is not
-    // shown (a phone's folded map, map-panel.tsx) is never near, and its chunk is not fetched.
+    // viewport (a piece per task: ol-map.ts createMap): the first screen of a phone is not held up
+    // by a map below it. A panel that is not shown (a phone's folded map, map-panel.tsx) is never
+    // near, and its chunk is not fetched.
     const load = () => {
       const el = target.current;
       if (!el || disposed) return;
       latest.current.onNear?.();
       loadMapChunk()
-        .then(({ createMap, prepareMap }) => {
-          if (disposed) return;
-          prepareMap(shadowRoot);
-          build(el, createMap, 0);
+        .then(({ createMap }) => (disposed ? null : make(createMap)))
+        .then((made) => {
+          if (!made) return;
+          if (disposed) return made.dispose();
+          controller.current = made;
+          build(el, made, 0);
         })
         .catch((error: unknown) => fail('Error initializing map', error));
     };
