@@ -7,7 +7,7 @@
  */
 import { expect } from '@esm-bundle/chai';
 import { sendMouse } from '@web/test-runner-commands';
-import { API_URL, mount, waitFor } from './helpers.ts';
+import { API_URL, mount, nextFrame, waitFor } from './helpers.ts';
 import { apiRows, mapReady, useMapPage, type MapHandle } from '../support/property-map.ts';
 
 type Target = HTMLElement & {
@@ -94,5 +94,68 @@ describe("the map's own marks", () => {
     });
     await waitFor(() => opened.length > 0, 8000, 'a listing opened');
     expect(opened).to.deep.equal([first!.id]);
+  });
+
+  it("draws the database's cells' badges straight on the map until the browser is idle, then from images made then, alike", async () => {
+    // the browser's idle time is the test's to give, and every canvas the page makes is counted
+    const held: IdleRequestCallback[] = [];
+    const idle = { request: window.requestIdleCallback, cancel: window.cancelIdleCallback };
+    const create = document.createElement;
+    const canvases: HTMLCanvasElement[] = [];
+    window.requestIdleCallback = (callback) => held.push(callback);
+    window.cancelIdleCallback = () => {};
+    document.createElement = function (this: Document, tag: string, options?: ElementCreationOptions) {
+      const made = create.call(this, tag, options);
+      if (made instanceof HTMLCanvasElement) canvases.push(made);
+      return made;
+    } as typeof document.createElement;
+    (globalThis as { expClustersAbove?: number }).expClustersAbove = 100;
+    try {
+      const el = await mount(`<exp-property-map api-url="${API_URL}"></exp-property-map>`, 'exp-property-map');
+      const target = await waitFor(
+        () =>
+          el.shadowRoot?.querySelector<HTMLElement & { expMap: MapHandle & { map: { render(): void } } }>(
+            '[part="map"] [data-mode="cells"][data-drawn]',
+          ),
+        20000,
+        'cells drawn',
+      );
+      await nextFrame();
+      await nextFrame();
+      const cells = target.expMap.cells();
+      const badges = cells.filter((c) => c.count > 1);
+      const counts = new Set(badges.map((c) => c.count));
+      expect(counts.size).to.be.above(3);
+      // each badge 11 px above its centre, inside its disc and above its count (a badge's radius is
+      // at least 16 px: map-styles.ts), where no other cell's mark reaches
+      const rect = target.getBoundingClientRect();
+      const alone = badges.filter(
+        (c) =>
+          c.pixel[0] > 40 &&
+          c.pixel[1] > 40 &&
+          c.pixel[0] < rect.width - 40 &&
+          c.pixel[1] < rect.height - 40 &&
+          cells.every((o) => o === c || Math.hypot(o.pixel[0] - c.pixel[0], o.pixel[1] - c.pixel[1]) > 80),
+      );
+      expect(alone.length).to.be.above(0);
+      const disc = (c: { count: number }) => (c.count < 10 ? 'rgba(75, 85, 99, 255)' : 'rgba(17, 17, 17, 255)');
+      const above = ({ pixel }: { pixel: [number, number] }): [number, number] => [pixel[0], pixel[1] - 11];
+      for (const c of alone) expect(drawnAt(target, above(c)), `the badge of ${c.count}`).to.equal(disc(c));
+      // no canvas was made for a badge yet: the browser has not been idle
+      const beforeIdle = canvases.length;
+      while (held.length) held.shift()!({ didTimeout: false, timeRemaining: () => 50 });
+      // one image for each count drawn as a badge, made once the browser was idle
+      expect(canvases.length - beforeIdle).to.be.at.least(counts.size);
+      // drawn from them at the next frame: the same badges
+      target.expMap.map.render();
+      await nextFrame();
+      await nextFrame();
+      for (const c of alone) expect(drawnAt(target, above(c)), `the badge of ${c.count}`).to.equal(disc(c));
+    } finally {
+      window.requestIdleCallback = idle.request;
+      window.cancelIdleCallback = idle.cancel;
+      document.createElement = create;
+      delete (globalThis as { expClustersAbove?: number }).expClustersAbove;
+    }
   });
 });

@@ -4,6 +4,7 @@
  * state on a canvas and kept, the lines and rings' colours; and the part of OpenLayers' CSS the map
  * needs. Nothing here imports OpenLayers (docs/architecture.md "The maps").
  */
+import { whenIdle } from '../main-thread.ts';
 import { adoptSheet, sheetFor } from '../styles.ts';
 
 export type PinState = 'normal' | 'hover' | 'approximate';
@@ -51,6 +52,14 @@ function canvasOf(width: number, height: number): [HTMLCanvasElement, CanvasRend
  */
 const KEPT = 600;
 
+/** One context measures every label: a canvas is a few milliseconds of a slow phone's main thread. */
+let measurer: CanvasRenderingContext2D | undefined;
+function textWidth(text: string, font: string): number {
+  measurer ??= document.createElement('canvas').getContext('2d') as CanvasRenderingContext2D;
+  measurer.font = font;
+  return measurer.measureText(text).width;
+}
+
 function keep(cache: Map<string, MarkImage>, key: string, image: MarkImage): MarkImage {
   if (cache.size >= KEPT) cache.clear();
   cache.set(key, image);
@@ -76,9 +85,7 @@ export function pill(label: string, state: PinState): MarkImage {
   const text = cut ? afterHouse.slice(2) : afterHouse;
   // the marks' width before the price: the house's 14 px, the arrow's 10 px
   const mark = (house ? 14 : 0) + (cut ? 10 : 0);
-  const [, measure] = canvasOf(1, 1);
-  measure.font = font;
-  const w = Math.ceil(measure.measureText(text).width) + 16 + mark;
+  const w = Math.ceil(textWidth(text, font)) + 16 + mark;
   const h = 24;
   const [canvas, ctx] = canvasOf(w + 2, h + 8);
   const bg = state === 'hover' ? '#123c69' : '#ffffff';
@@ -131,23 +138,21 @@ export function pill(label: string, state: PinState): MarkImage {
 /** Where a pin's pill stands among the marks: the highlighted one on top of every other. */
 export const pinZ = (state: PinState) => (state === 'hover' ? 2000 : 10);
 
-const badges = new Map<string, MarkImage>();
+/** A badge's disc and the ring around it, in CSS pixels. */
+const badgeDisc = (size: number, highlighted: boolean) => ({
+  radius: Math.min(30, 13 + Math.log2(size) * 3),
+  ring: highlighted ? 4 : 3,
+});
 
 /**
- * A cluster's badge with its count: dark grey under 10, black from 10 (docs/product.md §9), ringed
- * in red when it holds the highlighted listing; drawn once per count and state.
+ * Draws a cluster's badge with its count, centred at `x`, `y` of the context: dark grey under 10,
+ * black from 10 (docs/product.md §9), ringed in red when it holds the highlighted listing. Returns
+ * its radius to its ring's outer edge (what the pointer finds it within).
  */
-export function badge(size: number, highlighted: boolean): MarkImage {
-  const key = `${size}|${highlighted}`;
-  const kept = badges.get(key);
-  if (kept) return kept;
-  const radius = Math.min(30, 13 + Math.log2(size) * 3);
-  const ring = highlighted ? 4 : 3;
-  const side = Math.ceil(2 * radius + ring + 2);
-  const [canvas, ctx] = canvasOf(side, side);
-  const c = side / 2;
+export function drawBadge(ctx: CanvasRenderingContext2D, x: number, y: number, size: number, highlighted: boolean) {
+  const { radius, ring } = badgeDisc(size, highlighted);
   ctx.beginPath();
-  ctx.arc(c, c, radius, 0, 2 * Math.PI);
+  ctx.arc(x, y, radius, 0, 2 * Math.PI);
   ctx.fillStyle = size < 10 ? '#4b5563' : '#111111';
   ctx.fill();
   ctx.lineWidth = ring;
@@ -157,8 +162,54 @@ export function badge(size: number, highlighted: boolean): MarkImage {
   ctx.font = `700 13px ${FONT_STACK}`;
   ctx.textAlign = 'center';
   ctx.textBaseline = 'middle';
-  ctx.fillText(String(size), c, c + 0.5);
-  return keep(badges, key, { canvas, width: side, height: side, anchor: [c, c], radius: radius + ring / 2 });
+  ctx.fillText(String(size), x, y + 0.5);
+  return radius + ring / 2;
+}
+
+const badges = new Map<string, MarkImage>();
+
+/** The badges wanted as images and not made yet: made when the browser is next idle. */
+const wanted = new Map<string, [number, boolean]>();
+let making: (() => void) | undefined;
+
+/**
+ * A badge's image if it is made (drawn at once each frame after), else undefined: the marks' layer
+ * then draws it straight on the map (drawBadge), and its image is made when the browser is next
+ * idle, for the frames of a pan. A canvas for each of fifty counts held a slow phone's main thread
+ * for 110 to 190 ms in the map's first frame of cells, where drawing them straight takes 5 to 15
+ * (docs/benchmarks.md "Measured apart").
+ */
+export function keptBadge(size: number, highlighted: boolean): MarkImage | undefined {
+  const key = `${size}|${highlighted}`;
+  const kept = badges.get(key);
+  if (kept) return kept;
+  wanted.set(key, [size, highlighted]);
+  making ??= whenIdle(makeWanted, 2000);
+  return undefined;
+}
+
+/** Makes the wanted badges' images, 8 ms of them at a time. */
+function makeWanted() {
+  const start = performance.now();
+  for (const [key, [size, highlighted]] of wanted) {
+    wanted.delete(key);
+    badge(size, highlighted);
+    if (performance.now() - start > 8) break;
+  }
+  making = wanted.size ? whenIdle(makeWanted, 2000) : undefined;
+}
+
+/** A badge as an image of its own, drawn once per count and state: what the marks draw once it is made, and what OpenLayers' styles of the browser's clusters take (ol-cluster.ts). */
+export function badge(size: number, highlighted: boolean): MarkImage {
+  const key = `${size}|${highlighted}`;
+  const kept = badges.get(key);
+  if (kept) return kept;
+  const { radius, ring } = badgeDisc(size, highlighted);
+  const side = Math.ceil(2 * radius + ring + 2);
+  const [canvas, ctx] = canvasOf(side, side);
+  const c = side / 2;
+  const reach = drawBadge(ctx, c, c, size, highlighted);
+  return keep(badges, key, { canvas, width: side, height: side, anchor: [c, c], radius: reach });
 }
 
 /** Where a badge stands among the marks: bigger ones over smaller, the highlighted one over all. */

@@ -16,14 +16,25 @@
 import Layer from 'ol/layer/Layer.js';
 import type { FrameState } from 'ol/Map.js';
 import { compose, create, equivalent, toString as cssMatrix } from 'ol/transform.js';
-import type { LineStyle, MarkImage, RingStyle } from './map-styles.ts';
+import { drawBadge, keptBadge, type LineStyle, type MarkImage, type RingStyle } from './map-styles.ts';
 
 /** A point of the map, in the view's projection (Web Mercator). */
 export type Coordinate = readonly number[];
 
-/** What a layer draws: an image at a point (a pill, a badge) standing for `item`, a line, or rings. */
+/**
+ * What a layer draws: an image at a point (a pill) or a count's badge (map-styles.ts drawBadge),
+ * standing for `item`, a line, or rings.
+ */
 export type Shape<T> =
   | { readonly kind: 'image'; readonly at: Coordinate; readonly image: MarkImage; readonly z: number; readonly item: T }
+  | {
+      readonly kind: 'badge';
+      readonly at: Coordinate;
+      readonly count: number;
+      readonly highlighted: boolean;
+      readonly z: number;
+      readonly item: T;
+    }
   | { readonly kind: 'line'; readonly from: Coordinate; readonly to: Coordinate; readonly style: LineStyle }
   | { readonly kind: 'rings'; readonly rings: readonly Coordinate[][]; readonly style: RingStyle };
 
@@ -100,9 +111,9 @@ export function createMarks<T>(options: { zIndex: number; shapes: () => Readonly
       ctx.stroke();
     };
     const shapes = options.shapes();
-    const images: Array<Extract<Shape<T>, { kind: 'image' }>> = [];
+    const images: Array<Extract<Shape<T>, { kind: 'image' | 'badge' }>> = [];
     for (const shape of shapes) {
-      if (shape.kind === 'image') images.push(shape);
+      if (shape.kind === 'image' || shape.kind === 'badge') images.push(shape);
       else if (shape.kind === 'line') {
         ctx.beginPath();
         ctx.moveTo(...px(shape.from));
@@ -121,8 +132,18 @@ export function createMarks<T>(options: { zIndex: number; shapes: () => Readonly
     // a stable sort: among equals, the owner's order
     images.sort((x, y) => x.z - y.z);
     drawn = [];
-    for (const { at, image, item } of images) {
-      const [x, y] = px(at);
+    for (const shape of images) {
+      const [x, y] = px(shape.at);
+      const image = shape.kind === 'badge' ? keptBadge(shape.count, shape.highlighted) : shape.image;
+      if (!image) {
+        // a badge whose image is not made yet, drawn straight on the map: it reaches at most 32 px
+        // from its centre (map-styles.ts)
+        if (shape.kind !== 'badge' || x < -32 || y < -32 || x > width + 32 || y > height + 32) continue;
+        const radius = drawBadge(ctx, x, y, shape.count, shape.highlighted);
+        drawn.push({ item: shape.item, box: [x - radius, y - radius, x + radius, y + radius], disc: [x, y, radius] });
+        continue;
+      }
+      const { item } = shape;
       const left = x - image.anchor[0];
       const top = y - image.anchor[1];
       if (left > width || top > height || left + image.width < 0 || top + image.height < 0) continue;

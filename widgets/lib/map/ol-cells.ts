@@ -9,7 +9,7 @@ import { fromLonLat } from 'ol/proj.js';
 import type { Size } from 'ol/size.js';
 import { formatPricePill } from '../../../core/protocol/format.ts';
 import { feedCells, mergeCells, tileView, type CellFeed, type CellLoader, type MapCell } from './cell-loader.ts';
-import { badge, badgeZ } from './map-styles.ts';
+import { badgeZ } from './map-styles.ts';
 import type { Coordinate, Shape } from './marks-layer.ts';
 import type { PinHit, PinLook } from './ol-pins.ts';
 
@@ -118,7 +118,14 @@ export function createCells(options: {
             item: { id: c.id },
           };
         }
-        return { kind: 'image', at: c.at, image: badge(c.count, false), z: badgeZ(c.count, false), item: { cell: c } };
+        return {
+          kind: 'badge',
+          at: c.at,
+          count: c.count,
+          highlighted: false,
+          z: badgeZ(c.count, false),
+          item: { cell: c },
+        };
       });
     },
     setVisible(on) {
