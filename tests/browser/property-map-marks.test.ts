@@ -141,7 +141,7 @@ describe("the map's own marks", () => {
       const disc = (c: { count: number }) => (c.count < 10 ? 'rgba(75, 85, 99, 255)' : 'rgba(17, 17, 17, 255)');
       const above = ({ pixel }: { pixel: [number, number] }): [number, number] => [pixel[0], pixel[1] - 11];
       for (const c of alone) expect(drawnAt(target, above(c)), `the badge of ${c.count}`).to.equal(disc(c));
-      // no canvas was made for a badge yet: the browser has not been idle
+      // the browser has not been idle: the badges above were drawn straight on the map
       const beforeIdle = canvases.length;
       while (held.length) held.shift()!({ didTimeout: false, timeRemaining: () => 50 });
       // one image for each count drawn as a badge, made once the browser was idle

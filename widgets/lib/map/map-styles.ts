@@ -176,7 +176,7 @@ let making: (() => void) | undefined;
  * A badge's image if it is made (drawn at once each frame after), else undefined: the marks' layer
  * then draws it straight on the map (drawBadge), and its image is made when the browser is next
  * idle, for the frames of a pan. A canvas for each of fifty counts held a slow phone's main thread
- * for 110 to 190 ms in the map's first frame of cells, where drawing them straight takes 5 to 15
+ * for 110 to 185 ms in the map's first frame of cells, where drawing them straight takes 5 to 16
  * (docs/benchmarks.md "Measured apart").
  */
 export function keptBadge(size: number, highlighted: boolean): MarkImage | undefined {

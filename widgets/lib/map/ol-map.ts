@@ -123,9 +123,10 @@ const PLACE_WAIT_MS = 4000;
 
 /**
  * Makes the map a piece per task, so that a slow phone's main thread is never held for all of it at
- * once (a single task of 60 to 110 ms at 4x CPU: docs/benchmarks.md "Measured apart"): the outline
+ * once (a single task of 100 to 200 ms at 4x CPU: docs/benchmarks.md "Measured apart"): the outline
  * asked for; the tiles' and the outline's layers; the marks' layer and the view; then the map,
- * without its container (`attach` puts it in). Resolves null when `live()` says, between two pieces, that it is no longer wanted.
+ * without its container (`attach` puts it in). Resolves null when `live()` says, between two
+ * pieces, that it is no longer wanted.
  */
 export async function createMap(options: MapOptions, live: () => boolean = () => true): Promise<MapController | null> {
   /** the next piece, in a task of its own, if the map is still wanted */
