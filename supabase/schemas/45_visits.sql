@@ -166,6 +166,10 @@ create index visit_tokens_request on internal.visit_tokens (request_id);
 -- The visit confirmed at `start`: one of the request's times, or another the agent proposed (the
 -- caller checks that one against internal.open_visit_times). The same answers as confirm_visit.
 -- Where it is: the place the agent gave, else the listing's address for a visit in person.
+-- Two confirmations of one agent's visits take their turn (an advisory lock per agent until the
+-- transaction ends): two inserted at once each found the other's row while checking the
+-- constraint, waited on the other and deadlocked, so one visitor was told to try again where
+-- "this time is taken" is the answer.
 create or replace function internal.confirm_visit_at(request bigint, start timestamptz, at_location text default null)
 returns text
 language plpgsql
@@ -184,6 +188,8 @@ begin
   if start <= internal.now() then
     return 'past';
   end if;
+  perform pg_catalog.pg_advisory_xact_lock(pg_catalog.hashtext('internal.confirm_visit_at'),
+                                           pg_catalog.hashtext(coalesce(req.agent_id, 0)::text));
   begin
     insert into internal.visits (request_id, agent_id, during, location)
     values (req.id, req.agent_id, pg_catalog.tstzrange(start, start + (select r.length from internal.visit_rules() r)),

@@ -9,6 +9,8 @@
  * name; the reminder the day before, once.
  */
 import ICAL from 'ical.js';
+import pg from 'pg';
+import { clockSessionOptions } from '../../core/clock.ts';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { SITE, useDeliveries } from '../support/deliveries.ts';
 import { clientHeaders } from '../support/servers.ts';
@@ -259,6 +261,58 @@ describe('visits: the request, the links, the calendar (docs/visits.md)', () => 
       [at],
     );
     expect(visit?.location).toBeTruthy();
+  });
+
+  it("two confirmations of one agent's visits at once take their turn: the second waits before it writes its visit, and is told the time is taken", async () => {
+    // two requests for one time, confirmed in two transactions held open by the test: the first
+    // has written its visit and not committed when the second asks (as two clicks at once may be)
+    const at = (await times())[31] as string;
+    const emails = [`turn.a.${Date.now()}@example.org`, `turn.b.${Date.now()}@example.org`];
+    for (const email of emails) expect((await request(email, { mode: 'in_person', times: [at] })).status).toBe(200);
+    const ids = (
+      await d.server.sql<{ id: string }>(
+        'select id::text as id from internal.visit_requests where email = any($1::text[]) order by id',
+        [emails],
+      )
+    ).map((r) => r.id);
+    expect(ids).toHaveLength(2);
+    // at the suite's instant, as the server's own sessions (core/clock.ts)
+    const [first, second] = emails.map(
+      () => new pg.Client({ connectionString: d.server.databaseUrl, options: clockSessionOptions() }),
+    );
+    await Promise.all([first!.connect(), second!.connect()]);
+    try {
+      await first!.query('begin');
+      const confirm = 'select internal.confirm_visit($1::bigint, 1) as r';
+      expect((await first!.query<{ r: string }>(confirm, [ids[0]])).rows[0]?.r).toBe('confirmed');
+      await second!.query('begin');
+      const [{ pid }] = (await second!.query<{ pid: number }>('select pg_backend_pid() as pid')).rows as [
+        { pid: number },
+      ];
+      const answer = second!.query<{ r: string }>(confirm, [ids[1]]);
+      // it waits for the agent's turn, not for the first's row while checking its own against it
+      // (two rows checked against each other at once deadlocked, and one visitor was told to try again)
+      const waits = await until(
+        () =>
+          d.server
+            .sql<{ locktype: string }>('select locktype from pg_locks where pid = $1 and not granted', [pid])
+            .then((rows) => rows.length > 0 && rows),
+        15_000,
+        'the second confirmation waiting',
+      );
+      expect(waits.map((w) => w.locktype)).toEqual(['advisory']);
+      await first!.query('commit');
+      expect((await answer).rows[0]?.r).toBe('taken');
+      await second!.query('commit');
+    } finally {
+      await Promise.all([first!.end(), second!.end()]);
+    }
+    expect(
+      await d.server.sql<{ id: string }>(
+        "select request_id::text as id from internal.visits where status = 'confirmed' and lower(during) = $1::timestamptz",
+        [at],
+      ),
+    ).toEqual([{ id: ids[0] }]);
   });
 
   it('refuses by name: no listing, a bad mode, four times, a time not open, a listing gone; a bad, expired or used link says so', async () => {

@@ -7,11 +7,12 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { openPostgres, type PostgresOptions } from '../../server/db/postgres.ts';
-import type { Database } from '../../server/db/database.ts';
 import { startServer, type RunningServer, type ServerOptions } from '../../server/server.ts';
 import { postgresDatabase, startPostgres, type PostgresServer } from './postgres.ts';
 
 export interface TestServer extends RunningServer {
+  /** the server's database, for a test's own connections (transactions held open across statements) */
+  databaseUrl: string;
   /** privileged SQL for the expected answers */
   sql<T extends Record<string, unknown> = Record<string, unknown>>(text: string, params?: unknown[]): Promise<T[]>;
   /** the server's own PostgreSQL, to stop and start (kind 'postgres-pausable') */
@@ -31,17 +32,18 @@ export async function startTestServer(
 ): Promise<TestServer> {
   let postgres: PostgresServer | undefined;
   let drop: (() => Promise<void>) | undefined;
-  let db: Database;
+  let databaseUrl: string;
   if (kind === 'postgres-pausable') {
     postgres = await startPostgres();
     drop = () => postgres?.stop() ?? Promise.resolve();
-    db = await openPostgres(postgres.url, database);
+    databaseUrl = postgres.url;
   } else {
     // a copy of the seeded template where the shared setup made one: the server finds it seeded
     const copy = await postgresDatabase('seeded');
     drop = copy.drop;
-    db = await openPostgres(copy.url, database);
+    databaseUrl = copy.url;
   }
+  const db = await openPostgres(databaseUrl, database);
   // inquiries without SMTP go to a throwaway outbox, never into the repository's .data
   const outboxDir = mkdtempSync(join(tmpdir(), 'exp-outbox-'));
   const server = await startServer({ db, port: 0, bundlePort: 0, ...options, mail: { outboxDir, ...options.mail } });
@@ -49,6 +51,7 @@ export async function startTestServer(
   return {
     ...server,
     postgres,
+    databaseUrl,
     outboxDir,
     sql: (text, params = []) => db.jobs.query(text, params),
     async close() {
