@@ -167,6 +167,8 @@ export function drawBadge(ctx: CanvasRenderingContext2D, x: number, y: number, s
 }
 
 const badges = new Map<string, MarkImage>();
+/** A badge's images are kept by its count and state. */
+const badgeKey = (size: number, highlighted: boolean) => `${size}|${highlighted}`;
 
 /** The badges wanted as images and not made yet: made when the browser is next idle. */
 const wanted = new Map<string, [number, boolean]>();
@@ -180,7 +182,7 @@ let making: (() => void) | undefined;
  * (docs/benchmarks.md "Measured apart").
  */
 export function keptBadge(size: number, highlighted: boolean): MarkImage | undefined {
-  const key = `${size}|${highlighted}`;
+  const key = badgeKey(size, highlighted);
   const kept = badges.get(key);
   if (kept) return kept;
   wanted.set(key, [size, highlighted]);
@@ -201,7 +203,7 @@ function makeWanted() {
 
 /** A badge as an image of its own, drawn once per count and state: what the marks draw once it is made, and what OpenLayers' styles of the browser's clusters take (ol-cluster.ts). */
 export function badge(size: number, highlighted: boolean): MarkImage {
-  const key = `${size}|${highlighted}`;
+  const key = badgeKey(size, highlighted);
   const kept = badges.get(key);
   if (kept) return kept;
   const { radius, ring } = badgeDisc(size, highlighted);
