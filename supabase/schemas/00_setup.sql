@@ -82,23 +82,13 @@ create schema if not exists internal;
 -- Its search path pinned (Supabase's advisor): so not inlined, and a filter over many rows reads it
 -- once (as an index scan's bound, or from a statement's own parameter).
 create or replace function internal.now()
-returns timestamptz
-language sql
-stable
-parallel safe
-set search_path = ''
-as $$
+returns timestamptz language sql stable parallel safe set search_path = '' as $$
   select pg_catalog.now() + coalesce(nullif(pg_catalog.current_setting('exp.clock_offset', true), '')::interval, interval '0')
 $$;
 
 -- The month it is in Ecuador now (its first day): the brokerage's calendar is Ecuador's
 -- (America/Guayaquil, UTC-5 all year), whatever the session's time zone.
 create or replace function internal.this_month()
-returns date
-language sql
-stable
-parallel safe
-set search_path = ''
-as $$
+returns date language sql stable parallel safe set search_path = '' as $$
   select pg_catalog.date_trunc('month', internal.now() at time zone 'America/Guayaquil')::date
 $$;

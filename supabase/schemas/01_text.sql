@@ -8,23 +8,13 @@
 -- cases), whatever the database's own collation. The stored values do not change.
 
 create or replace function public.search_fold(value text)
-returns text
-language sql
-immutable
-parallel safe
-set search_path = ''
-as $$
+returns text language sql immutable parallel safe set search_path = '' as $$
   select pg_catalog.lower(
     pg_catalog.regexp_replace(pg_catalog.normalize(coalesce(value, ''), 'NFD'), E'[\u0300-\u036f]', '', 'g') collate pg_catalog."C")
 $$;
 
 create or replace function public.parse_coordinate(value text, max_abs double precision)
-returns double precision
-language sql
-immutable
-parallel safe
-set search_path = ''
-as $$
+returns double precision language sql immutable parallel safe set search_path = '' as $$
   select case
     when value ~ '^\s*[-+]?([0-9]+([.,][0-9]+)?|[.,][0-9]+)\s*$' then
       case when abs(replace(btrim(value, E' \t\n\r\f\v'), ',', '.')::double precision) <= max_abs
@@ -36,23 +26,13 @@ $$;
 -- written (docs/decisions.md #24): lower case, without a "+tag" after the local part
 -- (ana+x@example.org and Ana@Example.org are one mailbox). Never stored: counted by.
 create or replace function internal.mailbox(email text)
-returns text
-language sql
-immutable
-parallel safe
-set search_path = ''
-as $$
+returns text language sql immutable parallel safe set search_path = '' as $$
   select pg_catalog.regexp_replace(pg_catalog.lower(pg_catalog.btrim(email)), '\+[^@]*@', '@')
 $$;
 
 -- part of a text, taken literally in a LIKE: %, _ and \ are plain characters
 create or replace function internal.contains_pattern(value text)
-returns text
-language sql
-immutable
-parallel safe
-set search_path = ''
-as $$
+returns text language sql immutable parallel safe set search_path = '' as $$
   select '%' || pg_catalog.replace(pg_catalog.replace(pg_catalog.replace(value, '\', '\\'), '%', '\%'), '_', '\_') || '%'
 $$;
 
@@ -74,12 +54,7 @@ $$;
 -- a name as the site's addresses write it: folded, then every run of other characters one '-'
 -- (core/routes.ts slugify; tests/contract/rules.test.ts holds both to one table of cases)
 create or replace function public.slugify(value text)
-returns text
-language sql
-immutable
-parallel safe
-set search_path = ''
-as $$
+returns text language sql immutable parallel safe set search_path = '' as $$
   select pg_catalog.rtrim(pg_catalog.left(pg_catalog.btrim(pg_catalog.regexp_replace(public.search_fold(value), '[^a-z0-9]+', '-', 'g'), '-'), 80), '-')
 $$;
 
@@ -97,12 +72,7 @@ $$;
 
 -- what a feature is called, in both languages (core/protocol/filters.ts FEATURE_FLAGS)
 create or replace function internal.feature_words(features text[])
-returns text
-language sql
-immutable
-parallel safe
-set search_path = ''
-as $$
+returns text language sql immutable parallel safe set search_path = '' as $$
   select coalesce(pg_catalog.string_agg(case f
     when 'pool' then 'piscina pool'
     when 'view' then 'vista view'
@@ -126,12 +96,7 @@ $$;
 --   100,000-listing merge with 50 agents, and grows with the brokerage).
 
 create or replace function internal.text_words(value text)
-returns tsvector
-language plpgsql
-immutable
-parallel safe
-set search_path = ''
-as $$
+returns tsvector language plpgsql immutable parallel safe set search_path = '' as $$
 declare
   folded text := public.search_fold(value);
 begin
@@ -159,38 +124,24 @@ $$;
 -- write, and import-bulk.test.ts after a merge.
 
 create or replace function internal.listing_words_pair(title text, description text, features text[], out words tsvector, out title_words tsvector)
-language plpgsql
-immutable
-parallel safe
+language plpgsql immutable parallel safe
 -- about 130 µs a listing (two stemmers over the folded title and description): so the planner
 -- spreads a merge's listings over the cores (import_merge)
-cost 1000
-set search_path = ''
-as $$
+cost 1000 set search_path = '' as $$
 begin
   title_words := internal.text_words(coalesce(title, '') operator(pg_catalog.||) ' ' operator(pg_catalog.||) internal.feature_words(features));
   words := pg_catalog.setweight(title_words, 'A') operator(pg_catalog.||) pg_catalog.setweight(internal.text_words(description), 'B');
 end
 $$;
 create or replace function internal.listing_words(title text, description text, features text[])
-returns tsvector
-language sql
-immutable
-parallel safe
-set search_path = ''
-as $$
+returns tsvector language sql immutable parallel safe set search_path = '' as $$
   select (internal.listing_words_pair(title, description, features)).words
 $$;
 
 -- a visitor's words as a query: websearch syntax, folded, in Spanish or in English (either reading
 -- matches; an excluded word is excluded in both, since a listing holds both stems of each word)
 create or replace function public.words_query(words text)
-returns tsquery
-language sql
-immutable
-parallel safe
-set search_path = ''
-as $$
+returns tsquery language sql immutable parallel safe set search_path = '' as $$
   select pg_catalog.websearch_to_tsquery('pg_catalog.spanish'::regconfig, public.search_fold(pg_catalog.left(words, 200)))
       || pg_catalog.websearch_to_tsquery('pg_catalog.english'::regconfig, public.search_fold(pg_catalog.left(words, 200)))
 $$;
@@ -198,11 +149,6 @@ $$;
 -- the texts of a JSON array (a function of its own: a sub-select in listing_matches() itself would
 -- keep PostgreSQL from inlining it, and every caller from planning its conditions on indexes)
 create or replace function internal.jsonb_texts(value jsonb)
-returns text[]
-language sql
-immutable
-parallel safe
-set search_path = ''
-as $$
+returns text[] language sql immutable parallel safe set search_path = '' as $$
   select array(select pg_catalog.jsonb_array_elements_text(value))
 $$;

@@ -11,12 +11,7 @@
 --   postgrest-js .rpc(), here and on a hosted project alike.
 
 create or replace function public.city_centroid(place text)
-returns double precision[]
-language sql
-immutable
-parallel safe
-set search_path = ''
-as $$
+returns double precision[] language sql immutable parallel safe set search_path = '' as $$
   select case btrim(public.search_fold(place), E' \t\n\r\f\v')
     when 'quito' then array[-0.1807, -78.4678]
     when 'cumbaya' then array[-0.2005, -78.43]
@@ -50,12 +45,7 @@ $$;
 
 -- FNV-1a over the id's characters, as the browser's jitter(): up to ±0.025° per axis
 create or replace function public.position_jitter(seed text)
-returns double precision[]
-language plpgsql
-immutable
-parallel safe
-set search_path = ''
-as $$
+returns double precision[] language plpgsql immutable parallel safe set search_path = '' as $$
 declare
   h bigint := 2166136261;
   b bigint;
@@ -71,12 +61,7 @@ end
 $$;
 
 create or replace function public.map_position(id bigint, city text, state text, geo_lat text, geo_lon text)
-returns double precision[]
-language sql
-immutable
-parallel safe
-set search_path = ''
-as $$
+returns double precision[] language sql immutable parallel safe set search_path = '' as $$
   select case
     when public.parse_coordinate(geo_lat, 90) is not null and public.parse_coordinate(geo_lon, 180) is not null
       then array[public.parse_coordinate(geo_lat, 90), public.parse_coordinate(geo_lon, 180), 0]
@@ -89,22 +74,13 @@ $$;
 
 -- the finest cells' column (or row) of positions on the map's unit square: 2^14 cells a side
 create or replace function internal.listing_cell_index(v double precision[])
-returns integer[]
-language sql
-immutable
-set search_path = ''
-as $$
+returns integer[] language sql immutable set search_path = '' as $$
   select array_agg(floor(u.x * 16384)::integer order by u.n) from unnest(v) with ordinality u(x, n)
 $$;
 
 -- a drawn area from its JSON: [[lng, lat], ...], 3 to 200 points within the world's degrees
 create or replace function internal.area_polygon(points jsonb)
-returns polygon
-language plpgsql
-immutable
-parallel safe
-set search_path = ''
-as $$
+returns polygon language plpgsql immutable parallel safe set search_path = '' as $$
 declare
   n integer;
   shape text;

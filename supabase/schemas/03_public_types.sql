@@ -24,13 +24,7 @@ comment on domain public.plain_json is 'JSON the public key reads whole: no path
 
 -- match (~) and imatch (~*): the pattern's text, unescaped, found in the value
 create or replace function internal.literal_match(value text, pattern text, insensitive boolean)
-returns boolean
-language plpgsql
-immutable
-strict
-parallel safe
-set search_path = ''
-as $$
+returns boolean language plpgsql immutable strict parallel safe set search_path = '' as $$
 begin
   if pattern !~ '^(?:[^\\^$.|?*+()[\]{}]|\\[\\^$.|?*+()[\]{}])*$' then
     raise exception 'match and imatch take literal text here: escape each of \^$.|?*+()[]{} with a backslash'
@@ -46,13 +40,7 @@ $$;
 
 -- like (~~) and ilike (~~*): PostgreSQL's own, on a pattern of bounded size
 create or replace function internal.bounded_like(value text, pattern text, insensitive boolean)
-returns boolean
-language plpgsql
-immutable
-strict
-parallel safe
-set search_path = ''
-as $$
+returns boolean language plpgsql immutable strict parallel safe set search_path = '' as $$
 begin
   if pg_catalog.length(pattern) > 200 or pg_catalog.length(pattern) - pg_catalog.length(pg_catalog.replace(pattern, '%', '')) > 8 then
     raise exception 'like and ilike take patterns of at most 200 characters and 8 wildcards here'
@@ -81,12 +69,7 @@ create operator public.~~* (leftarg = public.plain_text, rightarg = public.plain
 
 -- a JSON path of plain_json: refused, whatever its key (a number, or text PostgREST sends untyped)
 create or replace function internal.no_json_key(value public.plain_json, key text)
-returns public.plain_text
-language plpgsql
-immutable
-parallel safe
-set search_path = ''
-as $$
+returns public.plain_text language plpgsql immutable parallel safe set search_path = '' as $$
 begin
   raise exception 'this column is read whole: its JSON paths are not offered'
     using errcode = '22023', hint = 'docs/data-api.md';

@@ -154,10 +154,7 @@ create index listings_position on internal.listings (lat, lng) where is_public a
 create index listings_status on internal.listings (status, country_code);
 
 create or replace function internal.touch_updated_at()
-returns trigger
-language plpgsql
-set search_path = ''
-as $$
+returns trigger language plpgsql set search_path = '' as $$
 begin
   -- a new row was last changed when it was created (unless it says otherwise); a changed one now
   if tg_op = 'INSERT' then
@@ -251,10 +248,7 @@ create index listings_province on internal.listings (state_slug) include (proper
 create unique index listings_source_key on internal.listings (source, source_key);
 
 create or replace function internal.listings_fill_words()
-returns trigger
-language plpgsql
-set search_path = ''
-as $$
+returns trigger language plpgsql set search_path = '' as $$
 begin
   if tg_op = 'UPDATE' and new.title is not distinct from old.title and new.description is not distinct from old.description
      and new.features is not distinct from old.features then

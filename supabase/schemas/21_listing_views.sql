@@ -30,12 +30,7 @@ comment on view public.listings is 'Active listings (status 1): what the public 
 -- return the view's rows (search_listings, similar_listings) build them from it, so the view
 -- stays the one list of what is public and how.
 create or replace function internal.public_listing_columns(alias text)
-returns text
-language sql
-stable
-parallel safe
-set search_path = ''
-as $$
+returns text language sql stable parallel safe set search_path = '' as $$
   select pg_catalog.string_agg(
            case when a.atttypid = 'pg_catalog.json'::pg_catalog.regtype
                 then pg_catalog.format('pg_catalog.to_json(%I.%I)', alias, a.attname)
@@ -62,11 +57,9 @@ select property_type::public.plain_text as property_type from types where proper
 -- (available or not, and when it last changed) for an id the site ever had, none for another
 create or replace function public.listing_availability(listing_id bigint)
 returns table (available boolean, updated_at timestamptz)
-language sql
-stable
+language sql stable
 -- it reads whether a listing that is no longer public was ever here (nothing else of it)
-security definer
-set search_path = ''
+security definer set search_path = ''
 set plan_cache_mode = 'force_custom_plan'
 as $$
   select l.is_public, l.updated_at from internal.listings l where l.id = listing_availability.listing_id and l.country_code = 'EC'

@@ -14,10 +14,7 @@ comment on table internal.listing_price_changes is 'Every price change of a list
 create index listing_price_changes_at on internal.listing_price_changes (changed_at);
 
 create or replace function internal.record_price_changes()
-returns trigger
-language plpgsql
-set search_path = ''
-as $$
+returns trigger language plpgsql set search_path = '' as $$
 begin
   insert into internal.listing_price_changes (listing_id, old_price, new_price)
   select n.id, o.price, n.price
@@ -35,10 +32,7 @@ create trigger listings_price_changes
   execute function internal.record_price_changes();
 
 create or replace function internal.note_price_cut()
-returns trigger
-language plpgsql
-set search_path = ''
-as $$
+returns trigger language plpgsql set search_path = '' as $$
 begin
   if new.price is distinct from old.price then
     if new.price < old.price then
@@ -63,11 +57,9 @@ create index listing_price_changes_listing on internal.listing_price_changes (li
 -- A listing's price since it came on the market, newest first (at most 50 rows).
 create or replace function public.listing_price_history(listing_id bigint)
 returns table (at timestamptz, event public.plain_text, price numeric, change numeric)
-language sql
-stable
+language sql stable
 -- it reads the kept changes (closed to the public key) of a public listing only
-security definer
-set search_path = ''
+security definer set search_path = ''
 set plan_cache_mode = 'force_custom_plan'
 as $$
   with l as (
@@ -95,13 +87,10 @@ $$;
 
 -- The active listings most like one listing, best first.
 create or replace function public.similar_listings(listing_id bigint, max_results integer default 8)
-returns setof public.listings
-language plpgsql
-stable
+returns setof public.listings language plpgsql stable
 -- it reads the listing itself even when it is no longer public (only to compare with it); it
 -- returns public listings only, with the view's columns
-security definer
-set search_path = ''
+security definer set search_path = ''
 set plan_cache_mode = 'force_custom_plan'
 as $$
 declare

@@ -22,11 +22,7 @@ create unique index listing_spells_open on internal.listing_spells (listing_id) 
 create index listing_spells_listing on internal.listing_spells (listing_id, on_at);
 
 create or replace function internal.note_market_spells()
-returns trigger
-language plpgsql
-security definer
-set search_path = ''
-as $$
+returns trigger language plpgsql security definer set search_path = '' as $$
 begin
   if tg_op = 'INSERT' then
     insert into internal.listing_spells (listing_id, on_at)
@@ -176,12 +172,7 @@ alter table internal.market_rents_now enable row level security;
 
 -- The type group of a property type (docs/market.md): one place for the rule.
 create or replace function internal.market_type_group(property_type text)
-returns text
-language sql
-immutable
-parallel safe
-set search_path = ''
-as $$
+returns text language sql immutable parallel safe set search_path = '' as $$
   select case
     when property_type in ('house', 'apartment', 'land') then property_type
     -- a suite is a small flat; a quinta a house on its land (docs/market.md)
@@ -193,10 +184,6 @@ $$;
 
 -- The fewest listings a figure stands on for it to be shown (docs/market.md).
 create or replace function internal.market_minimum()
-returns integer
-language sql
-immutable
-set search_path = ''
-as $$
+returns integer language sql immutable set search_path = '' as $$
   select 8
 $$;

@@ -5,11 +5,7 @@
 -- A stage of internal.rebuild_market_index, run in its settings (Ecuador's clock, work_mem):
 -- the listings that can count (pg_temp.market_found).
 create or replace function internal.market_found()
-returns void
-language plpgsql
-volatile
-set search_path = ''
-as $$
+returns void language plpgsql volatile set search_path = '' as $$
 begin
   -- each listing that can count: its type group, its area (land by its lot) and its asking price
   -- per m² (of its price now: one that changed is priced month by month below)
@@ -41,11 +37,7 @@ $$;
 -- A stage of internal.rebuild_market_index: the places and type groups as integer keys, and the
 -- listings with them (pg_temp.market_places, market_groups, market_listings).
 create or replace function internal.market_keys()
-returns void
-language plpgsql
-volatile
-set search_path = ''
-as $$
+returns void language plpgsql volatile set search_path = '' as $$
 begin
   -- its places and type group as small integer keys: the groupings below sort millions of rows,
   -- and integers sort faster than names
@@ -77,11 +69,7 @@ $$;
 -- A stage of internal.rebuild_market_index: each price a repriced listing asked, and when
 -- (pg_temp.market_prices).
 create or replace function internal.market_prices()
-returns void
-language plpgsql
-volatile
-set search_path = ''
-as $$
+returns void language plpgsql volatile set search_path = '' as $$
 begin
   -- the asking prices over time of the listings whose price changed: each price from when it was
   -- set until the next change (the others asked their price all along)
@@ -105,11 +93,7 @@ $$;
 -- A stage of internal.rebuild_market_index: the months of the period from `since`
 -- (pg_temp.market_months). How many.
 create or replace function internal.market_months(since date, at_now timestamptz)
-returns integer
-language plpgsql
-volatile
-set search_path = ''
-as $$
+returns integer language plpgsql volatile set search_path = '' as $$
 begin
   -- the months of the period, numbered from 0
   drop table if exists pg_temp.market_months;
@@ -123,11 +107,7 @@ $$;
 -- A stage of internal.rebuild_market_index: each time on the market of a listing that counts,
 -- with the months it counts in (pg_temp.market_spells).
 create or replace function internal.market_spells(months integer, at_now timestamptz)
-returns void
-language plpgsql
-volatile
-set search_path = ''
-as $$
+returns void language plpgsql volatile set search_path = '' as $$
 declare
   starts timestamptz[];
 begin
@@ -160,11 +140,7 @@ $$;
 -- A stage of internal.rebuild_market_index: the runs of months each listing asked one price per
 -- m² (internal.market_runs).
 create or replace function internal.market_runs_made()
-returns void
-language plpgsql
-volatile
-set search_path = ''
-as $$
+returns void language plpgsql volatile set search_path = '' as $$
 begin
   -- each time on the market at one price per m² over a run of months (one whose price changed has
   -- a run for each price it asked at a month's end): the rows the figures count, one per listing
@@ -199,11 +175,7 @@ $$;
 -- A stage of internal.rebuild_market_index: the outliers out of the runs, by the bounds of
 -- the last whole rebuild, made anew on a `whole` one (internal.market_bounds).
 create or replace function internal.market_outliers_out(whole boolean)
-returns void
-language plpgsql
-volatile
-set search_path = ''
-as $$
+returns void language plpgsql volatile set search_path = '' as $$
 begin
   -- a whole rebuild judges outliers anew: outside the 2nd-98th percentile of their city and type
   -- group over the whole period (percentile_cont() of the listing-months, worked out from how many
@@ -257,11 +229,7 @@ $$;
 -- A stage of internal.rebuild_market_index: every figure, each month, of every place and type
 -- group (pg_temp.market_figures); the runs they were made of emptied.
 create or replace function internal.market_figures_made(months integer)
-returns void
-language plpgsql
-volatile
-set search_path = ''
-as $$
+returns void language plpgsql volatile set search_path = '' as $$
 declare
   -- each month (its first day), and when it begins and ends (now, for this month) in microseconds
   month_dates date[];

@@ -6,11 +6,7 @@
 -- place (not per month): its listings by the names they write, where they are on average, its name
 -- and the place above it (pg_temp.market_written, market_centres, market_named, market_provinces).
 create or replace function internal.market_places_told()
-returns void
-language plpgsql
-volatile
-set search_path = ''
-as $$
+returns void language plpgsql volatile set search_path = '' as $$
 begin
   -- the listings of each place and type group by the names they write for its places, counted,
   -- with the sums of their positions
@@ -60,11 +56,7 @@ $$;
 -- A stage of internal.rebuild_market_index: the index's rows from `since`, each figure with its
 -- place's path, kind, name, parent and centre (internal.market_index). How many.
 create or replace function internal.market_index_made(since date)
-returns integer
-language plpgsql
-volatile
-set search_path = ''
-as $$
+returns integer language plpgsql volatile set search_path = '' as $$
 declare
   written integer;
 begin
@@ -109,11 +101,7 @@ $$;
 -- A stage of internal.rebuild_market_index: each figure's trend, beside the months a ranking
 -- reads.
 create or replace function internal.market_trends(since date)
-returns void
-language plpgsql
-volatile
-set search_path = ''
-as $$
+returns void language plpgsql volatile set search_path = '' as $$
 begin
   -- beside the months a ranking reads (last month and this one): each figure's trend
   update internal.market_index i
@@ -130,11 +118,7 @@ $$;
 -- A stage of internal.rebuild_market_index: what each place's report shows from `since`
 -- (internal.market_shown).
 create or replace function internal.market_shown_made(since date)
-returns void
-language plpgsql
-volatile
-set search_path = ''
-as $$
+returns void language plpgsql volatile set search_path = '' as $$
 begin
   -- what each place's report shows: each month, the nearest place of its chain (itself, then the
   -- places above it) whose figure stands on enough listings
@@ -160,11 +144,7 @@ $$;
 -- A stage of internal.rebuild_market_index: the rents now, every place at once
 -- (internal.market_rents_now).
 create or replace function internal.market_rents_made()
-returns void
-language plpgsql
-volatile
-set search_path = ''
-as $$
+returns void language plpgsql volatile set search_path = '' as $$
 begin
   -- the rents now, every place at once: its active homes for rent (houses, quintas, flats and
   -- suites of 15 m² or more)
@@ -205,10 +185,7 @@ $$;
 -- above, in the order it runs them; each makes what the next reads (temporary tables, dropped at
 -- the transaction's end).
 create or replace function internal.rebuild_market_index(from_month date default null)
-returns integer
-language plpgsql
-security definer
-set search_path = ''
+returns integer language plpgsql security definer set search_path = ''
 -- its sorts and groupings in memory (a job of the server's): the default 4 MB spills to disk
 set work_mem = '256MB'
 -- its months are Ecuador's: a month begins at midnight in Guayaquil (docs/market.md rule 1)
@@ -243,11 +220,7 @@ $$;
 -- hosted project's pg_cron every hour: docs/deployment.md): once across servers (an advisory lock;
 -- whoever comes second finds it fresh or busy). Answers the rows written, or null when nothing was due.
 create or replace function internal.refresh_market_index(max_age interval default interval '1 hour')
-returns integer
-language plpgsql
-security definer
-set search_path = ''
-as $$
+returns integer language plpgsql security definer set search_path = '' as $$
 declare
   built timestamptz;
   whole timestamptz;

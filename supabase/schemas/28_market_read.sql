@@ -18,11 +18,9 @@ returns table (
   price_cuts integer,
   median_days integer
 )
-language plpgsql
-stable
+language plpgsql stable
 -- it reads the index (closed to the public key): figures of public listings only
-security definer
-set search_path = ''
+security definer set search_path = ''
 set plan_cache_mode = 'force_custom_plan'
 as $$
 begin
@@ -62,10 +60,7 @@ returns table (
   price_cuts integer,
   median_days integer
 )
-language sql
-stable
-security definer
-set search_path = ''
+language sql stable security definer set search_path = ''
 set plan_cache_mode = 'force_custom_plan'
 as $$
   select m.*
@@ -83,10 +78,7 @@ $$;
 -- rankings and their small trend lines; only places whose last month stands on enough listings.
 create or replace function public.market_ranking(place text, type_group text default 'all', kind text default null)
 returns table (path public.plain_text, name public.plain_text, listings integer, median numeric, median_year_before numeric, trend numeric[], lat double precision, lng double precision)
-language sql
-stable
-security definer
-set search_path = ''
+language sql stable security definer set search_path = ''
 set plan_cache_mode = 'force_custom_plan'
 as $$
   select i.path, i.name, i.listings, i.median, i.median_year_before, i.trend, i.lat, i.lng
@@ -105,10 +97,7 @@ $$;
 create or replace function internal.market_rents(place text)
 returns table (path text, name text, listings integer, median numeric, p25 numeric, p75 numeric, two_bedroom numeric, two_bedroom_listings integer)
 -- plpgsql: its body is checked when it runs (internal.places is made after this file)
-language plpgsql
-stable
-set search_path = ''
-as $$
+language plpgsql stable set search_path = '' as $$
 #variable_conflict use_column
 declare
   here text := market_rents.place;
@@ -142,11 +131,7 @@ create index listings_rents on internal.listings (city_slug, sector_slug) includ
 -- months for `type_group` (as public.market_index), each type group's last 14 months, the places
 -- within ranked (a sector: its city's sectors) and, for Ecuador, every city ranked.
 create or replace function public.market_report(place text, type_group text default 'all', months integer default 25)
-returns jsonb
-language sql
-stable
-security definer
-set search_path = ''
+returns jsonb language sql stable security definer set search_path = ''
 set plan_cache_mode = 'force_custom_plan'
 as $$
   select pg_catalog.jsonb_build_object(

@@ -6,11 +6,7 @@
 -- As text, not an inlinable SQL function, because the functions pin their search path (Supabase's
 -- advisor, docs/deployment.md "The advisor"), which stops the planner from inlining them.
 create or replace function internal.listing_conditions()
-returns text
-language sql
-immutable
-parallel safe
-set search_path = ''
+returns text language sql immutable parallel safe set search_path = ''
 as $body$
   select $conditions$
     l.is_public
@@ -60,12 +56,7 @@ $body$;
 -- The filters `f` in a statement that runs internal.listing_conditions(): `filters`, an expression
 -- of the statement (a parameter, '$1'), as the relation the conditions read `f` from.
 create or replace function internal.filters_as_f(filters text)
-returns text
-language sql
-immutable
-parallel safe
-set search_path = ''
-as $$
+returns text language sql immutable parallel safe set search_path = '' as $$
   select '(select (' || filters || ')::jsonb as f) as filters_f'
 $$;
 
@@ -81,11 +72,7 @@ $$;
 -- the filters as the calls take them: a JSON object; nulls and empty texts are no filter (as
 -- public.listing_clusters reads them)
 create or replace function internal.search_filters(filters jsonb)
-returns jsonb
-language plpgsql
-immutable
-set search_path = ''
-as $$
+returns jsonb language plpgsql immutable set search_path = '' as $$
 declare
   f jsonb := pg_catalog.jsonb_strip_nulls(coalesce(filters, '{}'));
 begin
@@ -109,10 +96,7 @@ $$;
 -- a quarter of the listings) it chose to test every active listing instead (280 ms against 38 ms
 -- at 100,000 listings). Only for this call: what the settings were comes back after it.
 create or replace function internal.prefer_word_index(f jsonb, active boolean)
-returns void
-language plpgsql
-set search_path = ''
-as $$
+returns void language plpgsql set search_path = '' as $$
 begin
   if active and f ? 'words' then
     perform pg_catalog.set_config('exp.indexscan', pg_catalog.current_setting('enable_indexscan'), true),
@@ -132,13 +116,10 @@ create or replace function public.search_listings(
   page_size integer default 24,
   page_offset integer default 0
 )
-returns setof public.listings
-language plpgsql
-stable
+returns setof public.listings language plpgsql stable
 -- it reads internal.listings for the public key; only the public listings (the conditions check
 -- is_public) and only the view's columns
-security definer
-set search_path = ''
+security definer set search_path = ''
 set plan_cache_mode = 'force_custom_plan'
 as $$
 declare
@@ -187,11 +168,7 @@ $$;
 
 -- The exact number of matching listings.
 create or replace function public.search_listings_count(filters jsonb default '{}')
-returns bigint
-language plpgsql
-stable
-security definer
-set search_path = ''
+returns bigint language plpgsql stable security definer set search_path = ''
 set plan_cache_mode = 'force_custom_plan'
 as $$
 declare
@@ -222,11 +199,7 @@ $$;
 -- a walk order of the search (newest, price_asc, price_desc) as the ORDER BY of a table alias:
 -- the order an index holds (listings_recent, listings_price_asc, listings_price_desc)
 create or replace function internal.walk_order(sort text, alias text)
-returns text
-language sql
-immutable
-set search_path = ''
-as $$
+returns text language sql immutable set search_path = '' as $$
   select case sort
     when 'price_asc' then pg_catalog.format('%1$s.price asc nulls last, %1$s.id asc', alias)
     when 'price_desc' then pg_catalog.format('%1$s.price desc nulls last, %1$s.id desc', alias)
@@ -236,11 +209,7 @@ $$;
 -- the first `need` matches' ids in a sort's order (a walk order of the search: newest, price_asc,
 -- price_desc), of those whose title matches or does not when `title` is 'title' or 'not title'
 create or replace function internal.first_matches(f jsonb, title text, sort text, need integer)
-returns bigint[]
-language plpgsql
-stable
-set search_path = ''
-as $$
+returns bigint[] language plpgsql stable set search_path = '' as $$
 declare
   key text := case sort when 'newest' then 'created_at' else 'price' end;
   -- a window is the listings from the first in the order to its edge, ties included
@@ -293,11 +262,7 @@ $$;
 -- the ids of the public listings whose words match, from the narrow copy (its GIN index: the
 -- planner would otherwise test the words of every row of a common word's table)
 create or replace function internal.word_match_ids(f jsonb)
-returns bigint[]
-language plpgsql
-stable
-set search_path = ''
-as $$
+returns bigint[] language plpgsql stable set search_path = '' as $$
 declare
   ids bigint[];
 begin

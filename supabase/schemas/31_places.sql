@@ -43,11 +43,7 @@ insert into internal.place_aliases (path, alias) values
 -- every place of these provinces and cities counted again from the active listings (a city is one
 -- place whatever its province; its province is the one most of its listings name)
 create or replace function internal.places_recount(provinces text[], cities text[])
-returns void
-language sql
-security definer
-set search_path = ''
-as $$
+returns void language sql security definer set search_path = '' as $$
   delete from internal.places p
   where (p.kind = 'province' and p.state_slug = any(provinces)) or (p.kind <> 'province' and p.city_slug = any(cities));
   insert into internal.places (path, kind, name, city, province, state_slug, city_slug, search, listings, lat, lng, west, south, east, north)
@@ -94,10 +90,7 @@ $$;
 create or replace function public.place_suggestions(q text, max_results integer default 8)
 returns table (kind public.plain_text, path public.plain_text, name public.plain_text, city public.plain_text, province public.plain_text, listings integer,
   lat double precision, lng double precision, west double precision, south double precision, east double precision, north double precision)
-language sql
-stable
-security definer
-set search_path = ''
+language sql stable security definer set search_path = ''
 set plan_cache_mode = 'force_custom_plan'
 as $$
   with t as (select pg_catalog.btrim(pg_catalog.regexp_replace(public.search_fold(pg_catalog.left(coalesce(q, ''), 100)), '\s+', ' ', 'g')) as text),

@@ -28,12 +28,9 @@ alter table internal.listing_cells enable row level security;
 -- counted again as the listings change (33_listing_copies.sql)
 -- the map's kept cells count the same listings
 create or replace function internal.listing_cells_recount(xs integer[], ys integer[])
-returns void
-language plpgsql
+returns void language plpgsql
 -- whoever changes listings (the seed, an import as service_role) keeps the cells
-security definer
-set search_path = ''
-as $$
+security definer set search_path = '' as $$
 declare
   lvl integer;
 begin
@@ -64,11 +61,7 @@ $$;
 
 -- the places of every listing, counted again (after a bulk load that deferred them, with the cells)
 create or replace function internal.listing_cells_rebuild()
-returns void
-language sql
-security definer
-set search_path = ''
-as $$
+returns void language sql security definer set search_path = '' as $$
   delete from internal.listing_cells;
   select internal.listing_cells_recount(internal.listing_cell_index(array_agg(map_x)), internal.listing_cell_index(array_agg(map_y)))
   from internal.listings where is_public and operation = 'sale'
@@ -82,12 +75,10 @@ create or replace function public.listing_clusters(zoom integer, view_west doubl
   view_east double precision default 180, view_north double precision default 85.0511, filters jsonb default '{}')
 returns table (count bigint, lat double precision, lng double precision, lat_min double precision, lat_max double precision, lng_min double precision,
   lng_max double precision, price_from numeric, price_to numeric, id bigint, approximate boolean)
-language plpgsql
-stable
+language plpgsql stable
 -- it reads the kept cells (internal.listing_cells) for the public key; it reads nothing else that
 -- key could not read itself (public.listings)
-security definer
-set search_path = ''
+security definer set search_path = ''
 set plan_cache_mode = 'force_custom_plan'
 as $$
 declare

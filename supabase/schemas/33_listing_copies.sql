@@ -6,11 +6,7 @@
 -- stops being public (withdrawn, deleted) is taken out; the cells and the places it was in, or is
 -- in now, are counted again. Each statement names only the transition tables its event has.
 create or replace function internal.listing_copies_changed()
-returns trigger
-language plpgsql
-security definer
-set search_path = ''
-as $$
+returns trigger language plpgsql security definer set search_path = '' as $$
 declare
   -- the map cells to count again (listings for sale, public, before or after)
   xs double precision[];
@@ -79,11 +75,7 @@ create trigger listing_copies_delete after delete on internal.listings referenci
 -- every copy of what the listings say, made again from them: the map's cells and the places'
 -- counts (listing_cells_rebuild) and the words' copy, after a bulk load that deferred them
 create or replace function internal.listings_derived_rebuild()
-returns void
-language plpgsql
-security definer
-set search_path = ''
-as $$
+returns void language plpgsql security definer set search_path = '' as $$
 begin
   perform internal.listing_cells_rebuild();
   delete from internal.listing_words;

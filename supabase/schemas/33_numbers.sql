@@ -4,11 +4,7 @@
 -- Solves a x = b for a square matrix (row by row in `a`) by Gaussian elimination with partial
 -- pivoting; the estimate's weighted least squares (a handful of unknowns) are solved with it.
 create or replace function internal.solve_linear(a double precision[], b double precision[])
-returns double precision[]
-language plpgsql
-immutable
-set search_path = ''
-as $$
+returns double precision[] language plpgsql immutable set search_path = '' as $$
 declare
   n integer := pg_catalog.array_length(b, 1);
   m double precision[] := a;
@@ -57,11 +53,7 @@ $$;
 -- The inverse of a square matrix (row by row) by Gauss-Jordan elimination with partial pivoting;
 -- null when it has none. The estimate's leverages are read from it.
 create or replace function internal.inverse_matrix(a double precision[])
-returns double precision[]
-language plpgsql
-immutable
-set search_path = ''
-as $$
+returns double precision[] language plpgsql immutable set search_path = '' as $$
 declare
   n integer := round(sqrt(pg_catalog.array_length(a, 1)));
   m double precision[] := a;
@@ -100,11 +92,7 @@ $$;
 
 -- The weighted quantile `q` of values with weights (both arrays the same length).
 create or replace function internal.weighted_quantile(vals double precision[], weights double precision[], q double precision)
-returns double precision
-language sql
-immutable
-set search_path = ''
-as $$
+returns double precision language sql immutable set search_path = '' as $$
   with v as (
     select u.v, u.w, sum(u.w) over (order by u.v, u.n) as upto, sum(u.w) over () as total
       from unnest(vals, weights) with ordinality u(v, w, n)
@@ -118,11 +106,7 @@ $$;
 -- plain one of all that count (weight above 0): weighed, it would stand on the few heaviest, and one
 -- of them priced unlike the rest would move the scale that is to find it.
 create or replace function internal.bisquare_weights(weights double precision[], deviations double precision[])
-returns double precision[]
-language sql
-immutable
-set search_path = ''
-as $$
+returns double precision[] language sql immutable set search_path = '' as $$
   select pg_catalog.array_agg(u.w * power(greatest(0, 1 - power(u.dev / greatest(s.scale, 1e-6), 2)), 2) order by u.n)
     from unnest(weights, deviations) with ordinality u(w, dev, n),
          (select pg_catalog.percentile_cont(0.5) within group (order by abs(v.dev)) * 6 as scale

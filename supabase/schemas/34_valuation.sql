@@ -4,11 +4,7 @@
 
 -- A number of the facts, or null when it is not given; anything else is refused, naming the field.
 create or replace function internal.fact_number(facts jsonb, field text, low double precision, high double precision)
-returns double precision
-language plpgsql
-immutable
-set search_path = ''
-as $$
+returns double precision language plpgsql immutable set search_path = '' as $$
 declare
   v jsonb := facts -> field;
 begin
@@ -25,10 +21,7 @@ $$;
 -- A stage of public.estimate_value: the home's facts, checked (a refused one names its field).
 create or replace function internal.valuation_home(facts jsonb, out kind text, out grp text, out kinds text[], out built double precision, out lot double precision,
   out area double precision, out beds double precision, out baths double precision, out built_year double precision, out feats text[], out has_feats boolean, out own bigint)
-language plpgsql
-stable
-set search_path = ''
-as $$
+language plpgsql stable set search_path = '' as $$
 declare
   f jsonb := facts;
 begin
@@ -69,10 +62,7 @@ $$;
 -- A stage of public.estimate_value: where the home is: a point in Ecuador (the mainland or the
 -- Galápagos), else a place of the location box.
 create or replace function internal.valuation_point(facts jsonb, out at_lat double precision, out at_lng double precision, out place text)
-language plpgsql
-stable
-set search_path = ''
-as $$
+language plpgsql stable set search_path = '' as $$
 declare
   f jsonb := facts;
 begin
@@ -104,10 +94,7 @@ $$;
 create or replace function internal.valuation_comparables(kind text, kinds text[], area double precision, built_year double precision, beds double precision, baths double precision, lot double precision,
   has_feats boolean, feats text[], at_lat double precision, at_lng double precision, place text, own bigint,
   out n integer, out ids bigint[], out same boolean[], out d double precision[], out y double precision[], out xs double precision[])
-language plpgsql
-stable
-set search_path = ''
-as $$
+language plpgsql stable set search_path = '' as $$
 declare
   shrink double precision := cos(radians(at_lat));
   -- when the estimate is for: the home's own listing date when it is a listing, else now
@@ -161,11 +148,7 @@ $$;
 
 -- A stage of public.estimate_value: the six heaviest comparables, with what each says the home asks.
 create or replace function internal.valuation_comparables_told(ids bigint[], d double precision[], y double precision[], r double precision[], w double precision[], b double precision[], area double precision)
-returns jsonb
-language sql
-stable
-set search_path = ''
-as $$
+returns jsonb language sql stable set search_path = '' as $$
   select coalesce(pg_catalog.jsonb_agg(pg_catalog.jsonb_build_object(
            'id', l.id, 'title', l.title, 'price', l.price, 'area_m2', l.square_feet, 'lot_m2', l.lot_size, 'bedrooms', l.bedrooms,
            'bathrooms', l.bathrooms, 'property_type', l.property_type, 'city', l.city, 'sector', l.sector, 'images', l.images,
@@ -187,10 +170,7 @@ $$;
 create or replace function internal.valuation_context(ids bigint[], grp text, kind text, value double precision, area double precision, beds double precision, baths double precision, built double precision,
   lot double precision, built_year double precision, feats text[], at_lat double precision, at_lng double precision,
   out near_path text, out near_name text, out market jsonb, out agent jsonb, out demand jsonb)
-language plpgsql
-stable
-set search_path = ''
-as $$
+language plpgsql stable set search_path = '' as $$
 declare
   nearest record;
   serving bigint;
@@ -239,12 +219,9 @@ $$;
 -- like it matches, from a floor (else `demand_fewer_than`; neither for facts no home near it has:
 -- internal.buyer_demand).
 create or replace function public.estimate_value(facts jsonb)
-returns jsonb
-language plpgsql
-stable
+returns jsonb language plpgsql stable
 -- it reads the listings' rows and the saved searches (closed to the public key) to answer figures and a count
-security definer
-set search_path = ''
+security definer set search_path = ''
 set plan_cache_mode = 'force_custom_plan'
 as $$
 declare
@@ -288,12 +265,9 @@ $$;
 -- agents' ids in that order (their public columns are read from
 -- public.agents as the directory reads them); an unknown place, no ids.
 create or replace function public.area_agents(place text)
-returns jsonb
-language sql
-stable
+returns jsonb language sql stable
 -- it reads the places and the listings (closed to the public key) to answer ids and a place's name
-security definer
-set search_path = ''
+security definer set search_path = ''
 set plan_cache_mode = 'force_custom_plan'
 as $$
   with p as (
@@ -323,11 +297,7 @@ $$;
 -- The agent a seller's lead about a place goes to: the first of public.area_agents() with an
 -- e-mail. Null when none does.
 create or replace function internal.area_agent(place text)
-returns bigint
-language sql
-stable
-set search_path = ''
-as $$
+returns bigint language sql stable set search_path = '' as $$
   select a.id
     from pg_catalog.jsonb_array_elements_text(public.area_agents(area_agent.place) -> 'agents') with ordinality as o(id, n)
     join public.agents a on a.id = o.id::bigint

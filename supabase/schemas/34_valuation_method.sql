@@ -10,11 +10,7 @@
 -- none) and the range's widening. Chosen by nested cross-validation across the benchmark's
 -- markets (`npm run bench -- valuation`, which says whether these are still what it would choose).
 create or replace function internal.valuation_constants()
-returns jsonb
-language sql
-immutable
-set search_path = ''
-as $$
+returns jsonb language sql immutable set search_path = '' as $$
   select '{"count": 80, "bandwidth_rank": 12, "size_sigma": 0.3, "sector_weight": 2, "ridge": 0.05, "prior": 1, "median_k": 12, "lean": 1, "wide": 2, "widen": 0.85}'::jsonb
 $$;
 
@@ -22,10 +18,7 @@ $$;
 -- that weighed down by how far its USD/m² is from their weighted median (`w`).
 create or replace function internal.valuation_weights(n integer, d double precision[], xs double precision[], same boolean[], y double precision[], k jsonb,
   out w0 double precision[], out w double precision[])
-language plpgsql
-immutable
-set search_path = ''
-as $$
+language plpgsql immutable set search_path = '' as $$
 declare
   p constant integer := 10;
   sigma constant double precision := (k ->> 'size_sigma')::double precision;
@@ -55,10 +48,7 @@ $$;
 -- when the system has no single answer) and the system's matrix `a` (for the leverages).
 create or replace function internal.valuation_ridge(n integer, xs double precision[], y double precision[], w double precision[], k jsonb,
   out b double precision[], out a double precision[])
-language plpgsql
-immutable
-set search_path = ''
-as $$
+language plpgsql immutable set search_path = '' as $$
 declare
   p constant integer := 10;
   prior constant double precision[] := array[0, -0.15, 0.03, 0.02, 0.04, 0.05, 0.03, 0, 0, 0];
@@ -104,10 +94,7 @@ $$;
 -- ln(USD/m²) the intercept), each comparable's misfit `r`, the weights `w` it ended with and its matrix `a`.
 create or replace function internal.valuation_fit(n integer, xs double precision[], y double precision[], w0 double precision[], inout w double precision[], k jsonb,
   out b double precision[], out r double precision[], out a double precision[])
-language plpgsql
-immutable
-set search_path = ''
-as $$
+language plpgsql immutable set search_path = '' as $$
 declare
   p constant integer := 10;
   fit double precision;
@@ -131,11 +118,7 @@ $$;
 -- comparables by had it been made without it (its leave-one-out error: its misfit over one less its
 -- leverage, exact for weighted least squares with a fixed ridge).
 create or replace function internal.valuation_loo(m integer, xs double precision[], w double precision[], r double precision[], a double precision[])
-returns double precision[]
-language plpgsql
-immutable
-set search_path = ''
-as $$
+returns double precision[] language plpgsql immutable set search_path = '' as $$
 declare
   p constant integer := 10;
   inv double precision[] := internal.inverse_matrix(a);
@@ -166,10 +149,7 @@ $$;
 -- would move a median by a whole rank.
 create or replace function internal.valuation_median_rule(n integer, m integer, xs double precision[], y double precision[], w double precision[], k jsonb,
   out med double precision, out e_med double precision[])
-language sql
-immutable
-set search_path = ''
-as $$
+language sql immutable set search_path = '' as $$
   with c as (
     select u.j, u.y, u.w > 0 as counts, xs[(u.j - 1) * 10 + 9] as east, xs[(u.j - 1) * 10 + 10] as north
       from unnest(y, w) with ordinality u(y, w, j)
@@ -186,11 +166,7 @@ $$;
 -- What a rule's leave-one-out misses `e` of the nearest comparables weigh, each squared and
 -- weighed by the comparable's weight `w` (the sum the blend and the choice of the regression read).
 create or replace function internal.weighted_square_miss(w double precision[], e double precision[])
-returns double precision
-language sql
-immutable
-set search_path = ''
-as $$
+returns double precision language sql immutable set search_path = '' as $$
   select coalesce(sum(u.w * u.e * u.e), 0) from unnest(w[1:pg_catalog.cardinality(e)], e) u(w, e)
 $$;
 
@@ -200,10 +176,7 @@ $$;
 -- each of the `m` nearest by (`e`, internal.valuation_loo).
 create or replace function internal.valuation_regression(n integer, m integer, d double precision[], xs double precision[], same boolean[], y double precision[], k jsonb,
   out b double precision[], out r double precision[], out w double precision[], out e double precision[])
-language plpgsql
-immutable
-set search_path = ''
-as $$
+language plpgsql immutable set search_path = '' as $$
 declare
   wt record;
   fit record;
@@ -227,10 +200,7 @@ $$;
 -- would have missed each comparable by (`s`).
 create or replace function internal.valuation_blend(m integer, w double precision[], e_reg double precision[], e_med double precision[], reg double precision,
   med double precision, lean double precision, out alpha double precision, out at double precision, out s double precision[])
-language plpgsql
-immutable
-set search_path = ''
-as $$
+language plpgsql immutable set search_path = '' as $$
 declare
   rr constant double precision := internal.weighted_square_miss(w, e_reg);
   mm constant double precision := internal.weighted_square_miss(w, e_med);
@@ -250,10 +220,7 @@ $$;
 -- `lo` and `hi`, the ends in ln before the widening (the benchmark chooses the widening from them).
 create or replace function internal.valuation_range(m integer, s double precision[], d double precision[], at double precision, area double precision, k jsonb,
   out value double precision, out low double precision, out high double precision, out confidence text, out lo double precision, out hi double precision)
-language plpgsql
-immutable
-set search_path = ''
-as $$
+language plpgsql immutable set search_path = '' as $$
 declare
   widen constant double precision := (k ->> 'widen')::double precision;
   reach constant double precision := greatest(d[m] * 1.2, 1);
@@ -287,10 +254,7 @@ $$;
 create or replace function internal.valuation_of(n integer, d double precision[], xs double precision[], same boolean[], y double precision[], area double precision, k jsonb,
   out used integer, out value double precision, out low double precision, out high double precision, out confidence text, out alpha double precision,
   out lo double precision, out hi double precision, out b double precision[], out r double precision[], out w double precision[])
-language plpgsql
-immutable
-set search_path = ''
-as $$
+language plpgsql immutable set search_path = '' as $$
 declare
   wide constant double precision := coalesce((k ->> 'wide')::double precision, 0);
   m integer;

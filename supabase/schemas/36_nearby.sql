@@ -29,10 +29,7 @@ alter table internal.points_of_interest enable row level security;
 -- box only, so a kind the list lacks near the point costs nothing. A point off the globe has none.
 create or replace function public.nearby_places(lat double precision, lng double precision)
 returns table (kind public.plain_text, name public.plain_text, distance_m integer)
-language sql
-stable
-security definer
-set search_path = ''
+language sql stable security definer set search_path = ''
 set plan_cache_mode = 'force_custom_plan'
 as $$
   select k.kind::public.plain_text, n.name::public.plain_text, n.distance_m

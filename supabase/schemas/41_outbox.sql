@@ -40,11 +40,7 @@ create index mail_outbox_webhooks on internal.mail_outbox (recipient, status) wh
 -- second queueing of the same kind and ref is ignored. True when queued. The one way a mail is
 -- queued: our functions call it (core/functions/outbox/store.ts) and so do the database's own.
 create or replace function internal.enqueue_mail(kind text, ref_id text, recipient text, payload jsonb default '{}', delay_seconds double precision default 0)
-returns boolean
-language sql
-volatile
-set search_path = ''
-as $$
+returns boolean language sql volatile set search_path = '' as $$
   with queued as (
     insert into internal.mail_outbox (kind, ref_id, recipient, payload, next_attempt_at)
     values (enqueue_mail.kind, enqueue_mail.ref_id, enqueue_mail.recipient, coalesce(enqueue_mail.payload, '{}'),

@@ -87,11 +87,7 @@ create index search_alerts_search on internal.search_alerts (search_id, created_
 -- When a market follow's next report is mailed (docs/market.md "Follow a market"): the 1st of the
 -- month after `after`, at 08:00 in Ecuador, when the month before has closed and the index has it.
 create or replace function internal.next_market_mail(after timestamptz)
-returns timestamptz
-language sql
-immutable
-set search_path = ''
-as $$
+returns timestamptz language sql immutable set search_path = '' as $$
   select (pg_catalog.date_trunc('month', after at time zone 'America/Guayaquil') + interval '1 month 8 hours') at time zone 'America/Guayaquil'
 $$;
 
@@ -101,11 +97,7 @@ $$;
 -- no home among its comparables has (the type, bedrooms and bathrooms as given, the area within a
 -- fifth, its features), which a caller could choose to single out one buyer's criteria.
 create or replace function internal.buyer_demand(subject internal.listings, comparables bigint[], area double precision)
-returns jsonb
-language sql
-stable
-set search_path = ''
-as $$
+returns jsonb language sql stable set search_path = '' as $$
   with floor as (select 5 as n),
   real_home as (
     select exists (

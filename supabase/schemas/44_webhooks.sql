@@ -17,11 +17,7 @@ alter table internal.webhook_endpoints enable row level security;
 -- the caller's transaction: one outbox row per endpoint, one message id for all. The one way events
 -- are queued, from SQL (the team's reassignments) and from TypeScript (core/functions/webhooks/events.ts).
 create or replace function internal.enqueue_webhook(event text, data jsonb, at timestamptz default internal.now())
-returns integer
-language sql
-volatile
-set search_path = ''
-as $$
+returns integer language sql volatile set search_path = '' as $$
   with msg as (select 'msg_' || pg_catalog.replace(pg_catalog.gen_random_uuid()::text, '-', '') as id),
   queued as (
     insert into internal.mail_outbox (kind, ref_id, recipient, payload)

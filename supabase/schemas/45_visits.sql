@@ -75,20 +75,14 @@ alter table internal.visits enable row level security;
 -- How long a visit takes, how soon it may be, how far ahead, and the step of its start times.
 create or replace function internal.visit_rules()
 returns table (length interval, lead_time interval, horizon interval, step interval)
-language sql
-immutable
-set search_path = ''
-as $$
+language sql immutable set search_path = '' as $$
   select interval '1 hour', interval '2 hours', interval '14 days', interval '30 minutes'
 $$;
 
 -- An agent's hours, each day of the week (the default when the agent has none, or for the team).
 create or replace function internal.visiting_hours(agent bigint)
 returns table (weekday smallint, opens time, closes time)
-language sql
-stable
-set search_path = ''
-as $$
+language sql stable set search_path = '' as $$
   select h.weekday, h.opens, h.closes from internal.agent_visiting_hours h where h.agent_id = visiting_hours.agent
   union all
   select d::smallint, time '09:00', time '18:00'
@@ -100,11 +94,7 @@ $$;
 -- within the agent's hours in Ecuador's time and not on her days off, on the step, from the lead
 -- time to the horizon, and never over a visit already confirmed.
 create or replace function internal.open_visit_times(agent bigint, from_at timestamptz, to_at timestamptz)
-returns setof timestamptz
-language sql
-stable
-set search_path = ''
-as $$
+returns setof timestamptz language sql stable set search_path = '' as $$
   with r as (select * from internal.visit_rules()),
   days as (
     select d::date as day
@@ -128,12 +118,9 @@ $$;
 -- The times a visitor may propose to see a listing over the next 14 days, in its agent's calendar
 -- (`agent_id`: an element's lead owner, else the listing's agent). Times only: nobody's visits.
 create or replace function public.visit_times(listing_id bigint, agent_id bigint default null)
-returns setof timestamptz
-language sql
-stable
+returns setof timestamptz language sql stable
 -- it reads the listings' agents and the confirmed visits (closed to the public key) to answer times
-security definer
-set search_path = ''
+security definer set search_path = ''
 set plan_cache_mode = 'force_custom_plan'
 as $$
   select t
@@ -171,10 +158,7 @@ create index visit_tokens_request on internal.visit_tokens (request_id);
 -- constraint, waited on the other and deadlocked, so one visitor was told to try again where
 -- "this time is taken" is the answer.
 create or replace function internal.confirm_visit_at(request bigint, start timestamptz, at_location text default null)
-returns text
-language plpgsql
-set search_path = ''
-as $$
+returns text language plpgsql set search_path = '' as $$
 declare
   req internal.visit_requests;
 begin
@@ -208,10 +192,7 @@ $$;
 -- even when two confirmations run at once), 'past' (the time is no longer ahead), 'done' (the
 -- request is confirmed or cancelled already), 'unknown' (no such request or time).
 create or replace function internal.confirm_visit(request bigint, choice integer, at_location text default null)
-returns text
-language sql
-set search_path = ''
-as $$
+returns text language sql set search_path = '' as $$
   select coalesce((select internal.confirm_visit_at(r.id, r.proposed[confirm_visit.choice], confirm_visit.at_location)
                      from internal.visit_requests r
                     where r.id = confirm_visit.request and confirm_visit.choice between 1 and pg_catalog.cardinality(r.proposed)), 'unknown')
@@ -220,10 +201,7 @@ $$;
 -- A visit cancelled (by the visitor or the agent): its time is free again, its sequence one more.
 -- Answers 'cancelled', 'done' (cancelled already), or 'unknown'.
 create or replace function internal.cancel_visit(request bigint)
-returns text
-language plpgsql
-set search_path = ''
-as $$
+returns text language plpgsql set search_path = '' as $$
 declare
   changed integer;
 begin
@@ -240,11 +218,7 @@ $$;
 
 -- What a CRM hears of a visit (docs/leads.md "Webhooks": visit.confirmed, visit.cancelled).
 create or replace function internal.visit_event(request bigint, status text)
-returns jsonb
-language sql
-stable
-set search_path = ''
-as $$
+returns jsonb language sql stable set search_path = '' as $$
   select pg_catalog.jsonb_build_object(
            'id', r.id::text, 'inquiry_id', r.inquiry_id::text, 'status', visit_event.status, 'mode', r.mode,
            'listing_id', r.listing_id, 'agent_id', r.agent_id,
@@ -262,11 +236,7 @@ $$;
 -- area): both sides' mails, the CRM's webhook, and a confirmed visit's lead moves to "visit booked"
 -- (if it was new or contacted). One home, so the two ways cannot differ.
 create or replace function internal.visit_effects(request bigint, happened text, by_holder text default null, reschedule boolean default false)
-returns void
-language plpgsql
-volatile
-set search_path = ''
-as $$
+returns void language plpgsql volatile set search_path = '' as $$
 declare
   req internal.visit_requests;
   was_visit boolean;

@@ -25,11 +25,7 @@ create index open_houses_listing on internal.open_houses (listing_id, ends_at);
 
 -- A listing's open houses not ended yet, as one multirange (empty when none).
 create or replace function internal.upcoming_open_houses(listing bigint)
-returns tstzmultirange
-language sql
-stable
-set search_path = ''
-as $$
+returns tstzmultirange language sql stable set search_path = '' as $$
   select coalesce(pg_catalog.range_agg(pg_catalog.tstzrange(o.starts_at, o.ends_at)), '{}'::pg_catalog.tstzmultirange)
     from internal.open_houses o
    where o.listing_id = upcoming_open_houses.listing and o.ends_at > internal.now()
@@ -37,10 +33,7 @@ $$;
 
 -- The listings whose open houses changed get their copy made again.
 create or replace function internal.open_houses_changed()
-returns trigger
-language plpgsql
-set search_path = ''
-as $$
+returns trigger language plpgsql set search_path = '' as $$
 begin
   update internal.listings l
      set open_houses = internal.upcoming_open_houses(l.id)
@@ -61,10 +54,7 @@ create trigger open_houses_delete after delete on internal.open_houses referenci
 -- The copies of open houses that have ended, dropped (the hourly refresh calls it; a copy that is
 -- late changes nothing the public sees: every read asks for those not ended).
 create or replace function internal.forget_past_open_houses()
-returns integer
-language sql
-set search_path = ''
-as $$
+returns integer language sql set search_path = '' as $$
   with gone as (
     delete from internal.open_houses o where o.ends_at < internal.now() - interval '1 day' returning o.listing_id
   ), stale as (
@@ -78,11 +68,9 @@ $$;
 -- A listing's open houses not ended yet, first first: what its page and its detail show.
 create or replace function public.listing_open_houses(listing_id bigint)
 returns table (id bigint, starts_at timestamptz, ends_at timestamptz, remarks public.plain_text, livestream_url public.plain_text, appointment_required boolean)
-language sql
-stable
+language sql stable
 -- it reads internal.open_houses (closed to the public key) for an active listing only
-security definer
-set search_path = ''
+security definer set search_path = ''
 set plan_cache_mode = 'force_custom_plan'
 as $$
   select o.id, o.starts_at, o.ends_at, o.remarks, o.livestream_url, o.appointment_required
@@ -98,10 +86,7 @@ $$;
 -- source's, matched to its listings on the market by the listing's key; those the source no
 -- longer has go. Answers how many it keeps, removes, and could not place.
 create or replace function internal.import_open_houses(from_source text, rows jsonb)
-returns jsonb
-language sql
-set search_path = ''
-as $$
+returns jsonb language sql set search_path = '' as $$
   with incoming as (
     select l.id as listing_id, e->>'source_key' as source_key, (e->>'starts_at')::timestamptz as starts_at, (e->>'ends_at')::timestamptz as ends_at,
            e->>'remarks' as remarks, e->>'livestream_url' as livestream_url, coalesce((e->>'appointment_required')::boolean, false) as appointment_required

@@ -105,10 +105,7 @@ alter table internal.listings
 create unique index listings_project on internal.listings (project_id) where project_id is not null;
 
 create or replace function internal.project_listing_sync(ids bigint[])
-returns void
-language sql
-set search_path = ''
-as $$
+returns void language sql set search_path = '' as $$
   insert into internal.listings as l (project_id, operation, status, title, address, price, bedrooms, bathrooms, square_feet, property_type,
     city, state, sector, images, geo_lat, geo_lon, description, agent_id, agent_first_name, agent_last_name, agent_email, agent_phone,
     agent_picture, features, year_built, project)
@@ -155,11 +152,7 @@ alter table internal.listings
 create index listings_unit_type on internal.listings (unit_type_id) where unit_type_id is not null;
 
 create or replace function internal.unit_of(type_id bigint)
-returns jsonb
-language sql
-stable
-set search_path = ''
-as $$
+returns jsonb language sql stable set search_path = '' as $$
   select pg_catalog.jsonb_build_object('slug', p.slug, 'name', p.name, 'developer', p.developer, 'stage', p.stage, 'progress', p.progress,
            'delivery', p.delivery, 'model', t.model)
     from internal.project_unit_types t
@@ -168,10 +161,7 @@ as $$
 $$;
 
 create or replace function internal.listing_unit_of()
-returns trigger
-language plpgsql
-set search_path = ''
-as $$
+returns trigger language plpgsql set search_path = '' as $$
 begin
   new.unit_of := internal.unit_of(new.unit_type_id);
   return new;
@@ -185,10 +175,7 @@ create or replace trigger listings_unit_of_changed before update of unit_type_id
 
 -- the units of these projects, their unit_of again
 create or replace function internal.project_units_sync(ids bigint[])
-returns void
-language sql
-set search_path = ''
-as $$
+returns void language sql set search_path = '' as $$
   update internal.listings l
      set unit_of = internal.unit_of(l.unit_type_id)
     from internal.project_unit_types t
@@ -198,10 +185,7 @@ $$;
 -- a project or a unit type written: its project's listing and its units again (a project deleted
 -- takes its listing with it; a type deleted leaves its units for sale, no longer of it)
 create or replace function internal.project_changed()
-returns trigger
-language plpgsql
-set search_path = ''
-as $$
+returns trigger language plpgsql set search_path = '' as $$
 declare
   ids bigint[];
 begin

@@ -15,12 +15,7 @@ comment on table internal.team_members is 'The office''s people, who see every l
 -- sign-in holds it: a hosted project's Auth links nothing of ours (our server's stand-in links at
 -- sign-in), and the address in its token is the one the code was mailed to.
 create or replace function internal.my_agent_id()
-returns bigint
-language sql
-stable
-security definer
-set search_path = ''
-as $$
+returns bigint language sql stable security definer set search_path = '' as $$
   select a.id
     from public.agents a
    where a.active
@@ -31,12 +26,7 @@ as $$
 $$;
 
 create or replace function internal.is_team()
-returns boolean
-language sql
-stable
-security definer
-set search_path = ''
-as $$
+returns boolean language sql stable security definer set search_path = '' as $$
   select exists (select 1 from internal.team_members t where t.user_id = auth.uid())
 $$;
 
@@ -83,11 +73,7 @@ create policy "The trail of the leads one sees" on public.lead_events for select
   using (exists (select 1 from public.inquiries i where i.id = lead_id));
 
 create or replace function internal.note_lead_change()
-returns trigger
-language plpgsql
-security definer
-set search_path = ''
-as $$
+returns trigger language plpgsql security definer set search_path = '' as $$
 begin
   if tg_table_name = 'lead_notes' then
     insert into public.lead_events (lead_id, by_user, what, after)
@@ -141,12 +127,7 @@ create index auth_sessions_user on internal.auth_sessions (user_id) where revoke
 -- An agent moves a lead (its status, its follow-up day) and may add a note, in one call, as herself:
 -- row level security decides whether it is hers (the team's: any); the trail records it.
 create or replace function public.move_lead(lead_id uuid, status text, follow_up_on date default null, note text default null)
-returns jsonb
-language plpgsql
-volatile
-security invoker
-set search_path = ''
-as $$
+returns jsonb language plpgsql volatile security invoker set search_path = '' as $$
 begin
   if move_lead.status is null or move_lead.status not in ('new', 'contacted', 'visit_booked', 'offer', 'won', 'lost') then
     raise exception 'status must be new, contacted, visit_booked, offer, won or lost' using errcode = '22023';
@@ -167,11 +148,7 @@ comment on function public.move_lead is 'A signed-in agent moves her lead (statu
 -- A lead the team's hand moved: the CRM hears lead.reassigned, and its new owner (an agent of ours)
 -- is mailed the lead (kind lead-reassigned; core/functions/inquiry/mail.ts).
 create or replace function internal.lead_moved(lead_id uuid, from_agent bigint, to_agent bigint, reason text)
-returns void
-language plpgsql
-volatile
-set search_path = ''
-as $$
+returns void language plpgsql volatile set search_path = '' as $$
 declare
   why text := nullif(pg_catalog.btrim(coalesce(reason, '')), '');
   address text;
@@ -190,12 +167,7 @@ $$;
 -- the lead is hers from now on, the trail says who did it, and the CRM hears it (lead.reassigned).
 -- Only the team: the function checks it, as row level security checks an agent's own moves.
 create or replace function public.reassign_lead(lead_id uuid, agent_id bigint default null, reason text default null)
-returns jsonb
-language plpgsql
-volatile
-security definer
-set search_path = ''
-as $$
+returns jsonb language plpgsql volatile security definer set search_path = '' as $$
 declare
   before bigint;
 begin
@@ -220,12 +192,7 @@ comment on function public.reassign_lead is 'The team gives a lead to an agent o
 -- sessions end, and her open leads go where the team's routing sends them (49_lead_routing.sql),
 -- else to the team, each reassigned as the team's own hand would: the new owner and the CRM told.
 create or replace function public.deactivate_agent(agent_id bigint)
-returns jsonb
-language plpgsql
-volatile
-security definer
-set search_path = ''
-as $$
+returns jsonb language plpgsql volatile security definer set search_path = '' as $$
 declare
   gone public.agents;
   lead public.inquiries;
@@ -260,11 +227,7 @@ returns table (
   id bigint, email public.plain_text, filters jsonb, market jsonb, home jsonb, frequency public.plain_text, lang public.plain_text,
   status public.plain_text, confirmed_at timestamptz, lead_agent_id bigint, page_url public.plain_text, element public.plain_text, utm jsonb
 )
-language sql
-stable
-security definer
-set search_path = ''
-as $$
+language sql stable security definer set search_path = '' as $$
   select s.id, s.email, s.filters, s.market, s.home, s.frequency, s.lang, s.status, s.confirmed_at, s.lead_agent_id, s.page_url, s.element, s.utm
     from internal.saved_searches s
    where s.confirmed_at is not null and s.status in ('active', 'paused') and not s.spam
@@ -278,12 +241,7 @@ comment on function public.my_alert_leads is 'A signed-in agent''s confirmed ale
 -- deciding as for any read, and asked so that an index answers: an agent's by her id (the owner's
 -- index), the team's by when they came. Her `max_rows` newest (1 to 1000).
 create or replace function public.my_leads(max_rows integer default 500)
-returns json
-language plpgsql
-stable
-security invoker
-set search_path = ''
-as $$
+returns json language plpgsql stable security invoker set search_path = '' as $$
 declare
   me bigint := internal.my_agent_id();
   team boolean := internal.is_team();

@@ -6,12 +6,7 @@
 
 -- May the signed-in caller see and act on this calendar (an agent's id; null: the team's)?
 create or replace function internal.my_calendar(agent bigint)
-returns boolean
-language sql
-stable
-security definer
-set search_path = ''
-as $$
+returns boolean language sql stable security definer set search_path = '' as $$
   select (my_calendar.agent is not null and my_calendar.agent = internal.my_agent_id()) or internal.is_team()
 $$;
 
@@ -24,11 +19,7 @@ returns table (
   message public.plain_text, lang public.plain_text, time_zone public.plain_text, status public.plain_text, created_at timestamptz,
   visit_start timestamptz, visit_end timestamptz, location public.plain_text
 )
-language plpgsql
-stable
-security definer
-set search_path = ''
-as $$
+language plpgsql stable security definer set search_path = '' as $$
 begin
   if from_at is null or to_at is null or to_at <= from_at or to_at - from_at > interval '62 days' then
     raise exception 'from_at must come before to_at, at most 62 days apart' using errcode = '22023', hint = 'range';
@@ -55,12 +46,7 @@ comment on function public.my_visits is 'A signed-in agent''s visit requests and
 -- (`propose`, `start_at`), or cancels: what the mails' links do, with the same effects. Answers
 -- `result`: confirmed, cancelled, or why not (taken, past, unavailable, done), as the links do.
 create or replace function public.act_on_visit(request_id bigint, action text, choice integer default null, start_at timestamptz default null, place text default null)
-returns jsonb
-language plpgsql
-volatile
-security definer
-set search_path = ''
-as $$
+returns jsonb language plpgsql volatile security definer set search_path = '' as $$
 declare
   req internal.visit_requests;
   result text;
@@ -110,12 +96,7 @@ comment on function public.act_on_visit is 'A signed-in agent confirms, moves or
 
 -- Her open times for a request (to propose another): her calendar's, the next 14 days.
 create or replace function public.my_open_times(request_id bigint)
-returns setof timestamptz
-language sql
-stable
-security definer
-set search_path = ''
-as $$
+returns setof timestamptz language sql stable security definer set search_path = '' as $$
   select t
     from internal.visit_requests r
     cross join lateral internal.open_visit_times(r.agent_id, internal.now(), internal.now() + interval '14 days') t
@@ -124,12 +105,7 @@ $$;
 
 -- Her weekly hours (hers, or the default she has until she sets any) and her days off ahead.
 create or replace function public.my_visiting_hours()
-returns jsonb
-language sql
-stable
-security definer
-set search_path = ''
-as $$
+returns jsonb language sql stable security definer set search_path = '' as $$
   select pg_catalog.jsonb_build_object(
            'own', exists (select 1 from internal.agent_visiting_hours h where h.agent_id = me.id),
            'hours', coalesce((select pg_catalog.jsonb_agg(pg_catalog.jsonb_build_object('weekday', h.weekday,
@@ -147,12 +123,7 @@ comment on function public.my_visiting_hours is 'A signed-in agent''s weekly vis
 -- 60, within a year). Every new request is bounded by them at once. Each refusal says which rule
 -- (its hint), and nothing is changed.
 create or replace function public.set_visiting_hours(hours jsonb, days_off date[] default '{}')
-returns jsonb
-language plpgsql
-volatile
-security definer
-set search_path = ''
-as $$
+returns jsonb language plpgsql volatile security definer set search_path = '' as $$
 declare
   me bigint := internal.my_agent_id();
   today date := (internal.now() at time zone 'America/Guayaquil')::date;

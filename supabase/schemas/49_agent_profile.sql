@@ -22,22 +22,14 @@ create policy "Her own trail, the team all" on public.agent_events for select to
 
 -- The columns the trail follows: what she keeps, her photo, and whether she is ours.
 create or replace function internal.agent_profile_of(a public.agents)
-returns jsonb
-language sql
-immutable
-set search_path = ''
-as $$
+returns jsonb language sql immutable set search_path = '' as $$
   select pg_catalog.jsonb_build_object('about', a.about, 'about_es', a.about_es, 'languages', a.languages, 'specializations', a.specializations,
            'certifications', a.certifications, 'locations_served', a.locations_served, 'facebook', a.facebook, 'instagram', a.instagram,
            'linkedin', a.linkedin, 'website', a.website, 'phone', a.phone, 'picture', a.picture, 'active', a.active)
 $$;
 
 create or replace function internal.note_agent_change()
-returns trigger
-language plpgsql
-security definer
-set search_path = ''
-as $$
+returns trigger language plpgsql security definer set search_path = '' as $$
 declare
   before jsonb := internal.agent_profile_of(old);
   after jsonb := internal.agent_profile_of(new);
@@ -58,12 +50,7 @@ create trigger agents_trail after update on public.agents for each row execute f
 
 -- Her profile as she edits it (and the places she serves with their paths, for the picker).
 create or replace function public.my_profile()
-returns jsonb
-language sql
-stable
-security definer
-set search_path = ''
-as $$
+returns jsonb language sql stable security definer set search_path = '' as $$
   select pg_catalog.jsonb_build_object('id', a.id, 'first_name', a.first_name, 'last_name', a.last_name, 'email', a.email, 'picture', a.picture)
          || (internal.agent_profile_of(a) - 'active')
          || pg_catalog.jsonb_build_object('places', coalesce((
@@ -79,11 +66,7 @@ comment on function public.my_profile is 'A signed-in agent''s profile as she ed
 -- A list she keeps: at most `most` items, each one line of at most `longest` characters, trimmed,
 -- without repeats; else a refusal naming the field (its hint).
 create or replace function internal.profile_list(value jsonb, field text, most integer, longest integer)
-returns text[]
-language plpgsql
-immutable
-set search_path = ''
-as $$
+returns text[] language plpgsql immutable set search_path = '' as $$
 declare
   out text[] := '{}';
   item jsonb;
@@ -110,11 +93,7 @@ $$;
 
 -- A link she gives: https, at most 300 characters, on the site its field names (any for her website).
 create or replace function internal.profile_link(value text, field text)
-returns text
-language plpgsql
-immutable
-set search_path = ''
-as $$
+returns text language plpgsql immutable set search_path = '' as $$
 declare
   link text := nullif(pg_catalog.btrim(coalesce(value, '')), '');
   host text;
@@ -135,12 +114,7 @@ $$;
 -- places she serves are our places' paths (internal.places), kept as their names, which the
 -- sellers' routing reads; an unknown one is refused (hint `places`).
 create or replace function public.update_my_profile(profile jsonb)
-returns jsonb
-language plpgsql
-volatile
-security definer
-set search_path = ''
-as $$
+returns jsonb language plpgsql volatile security definer set search_path = '' as $$
 declare
   me bigint := internal.my_agent_id();
   text_of jsonb;

@@ -32,11 +32,7 @@ create index inquiries_spread on public.inquiries (owner_agent_id, received_at) 
 
 -- What the rules read of a stored lead: its listing, a seller's place, type and estimate, its source.
 create or replace function internal.lead_route_facts(lead public.inquiries)
-returns jsonb
-language sql
-stable
-set search_path = ''
-as $$
+returns jsonb language sql stable set search_path = '' as $$
   select pg_catalog.jsonb_build_object('listing_id', lead.listing_id, 'place', lead.seller -> 'estimate' -> 'place' ->> 'path',
            'property_type', lead.seller -> 'facts' ->> 'property_type', 'price', lead.seller -> 'estimate' ->> 'value',
            'source', lead.element, 'campaign', lead.utm ->> 'utm_source')
@@ -48,11 +44,7 @@ $$;
 -- spread is decided one lead at a time across servers (a lock held to the caller's commit), so two
 -- leads at once are not both given to the same agent.
 create or replace function internal.route_lead(facts jsonb, exclude bigint default null)
-returns jsonb
-language plpgsql
-volatile
-set search_path = ''
-as $$
+returns jsonb language plpgsql volatile set search_path = '' as $$
 declare
   f record;
   rule internal.routing_rules;
@@ -99,12 +91,7 @@ $$;
 -- Who the signed-in caller is in the area: her agent id (null for the team's own account) and
 -- whether she is the team's.
 create or replace function public.my_role()
-returns jsonb
-language sql
-stable
-security definer
-set search_path = ''
-as $$
+returns jsonb language sql stable security definer set search_path = '' as $$
   select pg_catalog.jsonb_build_object('agent_id', internal.my_agent_id(), 'team', internal.is_team())
 $$;
 comment on function public.my_role is 'Whether the signed-in caller is an agent (her id) and whether she is the team''s (docs/agent-area.md).';
@@ -112,11 +99,7 @@ comment on function public.my_role is 'Whether the signed-in caller is an agent 
 -- The team's view of the agents: every agent of the office, active or not, with her open leads.
 create or replace function public.team_agents()
 returns table (id bigint, name public.plain_text, email public.plain_text, active boolean, signed_in boolean, open_leads integer)
-language plpgsql
-stable
-security definer
-set search_path = ''
-as $$
+language plpgsql stable security definer set search_path = '' as $$
 begin
   if not internal.is_team() then
     raise exception 'only the team sees the agents so' using errcode = '42501';
@@ -133,12 +116,7 @@ comment on function public.team_agents is 'The team''s list of the office''s age
 
 -- The team's routing: its default and its rules in order.
 create or replace function public.routing_setup()
-returns jsonb
-language plpgsql
-stable
-security definer
-set search_path = ''
-as $$
+returns jsonb language plpgsql stable security definer set search_path = '' as $$
 begin
   if not internal.is_team() then
     raise exception 'only the team sees the routing' using errcode = '42501';
@@ -155,12 +133,7 @@ comment on function public.routing_setup is 'The team''s lead routing: its defau
 -- The team saves its routing: the default ('team' or 'spread') and the rules in priority order,
 -- all at once or none (a refusal names the rule's position and field in its hint).
 create or replace function public.save_routing(default_route text, rules jsonb)
-returns jsonb
-language plpgsql
-volatile
-security definer
-set search_path = ''
-as $$
+returns jsonb language plpgsql volatile security definer set search_path = '' as $$
 declare
   rule jsonb;
   n integer := 0;
@@ -206,12 +179,7 @@ comment on function public.save_routing is 'The team sets its lead routing: the 
 -- The team invites an agent: she becomes one of ours (a new agent, or one who had left and comes
 -- back), so her address gets a sign-in code (docs/agent-area.md). Answers her id.
 create or replace function public.invite_agent(email text, first_name text, last_name text)
-returns jsonb
-language plpgsql
-volatile
-security definer
-set search_path = ''
-as $$
+returns jsonb language plpgsql volatile security definer set search_path = '' as $$
 declare
   address text := pg_catalog.lower(pg_catalog.btrim(coalesce(invite_agent.email, '')));
   found bigint;

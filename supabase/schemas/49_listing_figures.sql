@@ -17,21 +17,13 @@ comment on table internal.listing_weeks is 'Page views and saves of each listing
 
 -- the Monday of the week `at` is in, in Ecuador
 create or replace function internal.ecuador_week(at timestamptz)
-returns date
-language sql
-immutable
-set search_path = ''
-as $$
+returns date language sql immutable set search_path = '' as $$
   select pg_catalog.date_trunc('week', at at time zone 'America/Guayaquil')::date
 $$;
 
 -- One view or save of a public listing, added to its week; false for a listing that is not public.
 create or replace function internal.count_listing_event(listing bigint, event text)
-returns boolean
-language sql
-volatile
-set search_path = ''
-as $$
+returns boolean language sql volatile set search_path = '' as $$
   with counted as (
     insert into internal.listing_weeks (listing_id, week, views, saves)
     select l.id, internal.ecuador_week(internal.now()), (event = 'view')::integer, (event = 'save')::integer
@@ -50,12 +42,7 @@ create index search_alerts_items on internal.search_alerts using gin (items json
 -- `weeks` weeks: views, saves, inquiries, visit requests, alert mails sent; and the market's figure
 -- for its sector (public.listing_market: the sector's median USD/m² beside the listing's).
 create or replace function public.my_listing_figures(weeks integer default 8, agent_id bigint default null, max_listings integer default 50)
-returns jsonb
-language plpgsql
-stable
-security definer
-set search_path = ''
-as $$
+returns jsonb language plpgsql stable security definer set search_path = '' as $$
 declare
   whose bigint := coalesce(internal.my_agent_id(), case when internal.is_team() then my_listing_figures.agent_id end);
   first_week date;

@@ -72,10 +72,7 @@ alter table internal.photos enable row level security;
 -- listings, the staged ones, those it withdraws by their status and those absent from the feed.
 create or replace function internal.import_counts(run bigint, source_name text, absent_withdraws boolean)
 returns table (active_before integer, staged integer, leaving integer, absent integer)
-language sql
-stable
-set search_path = ''
-as $$
+language sql stable set search_path = '' as $$
   select (select count(*)::integer from internal.listings where source = source_name and status = '1'),
          (select count(*)::integer from internal.import_staging where run_id = run),
          (select count(*)::integer
@@ -91,11 +88,7 @@ $$;
 -- A stage of internal.import_merge: the agents the run names that are not ours, each named once (a
 -- feed names a few hundred agents over a hundred thousand listings).
 create or replace function internal.import_unknown_agents(run bigint)
-returns jsonb
-language sql
-stable
-set search_path = ''
-as $$
+returns jsonb language sql stable set search_path = '' as $$
   select coalesce(jsonb_agg(distinct coalesce(d.agent_key, d.agent_email)), '[]')
     from (select distinct s.listing->>'agent_key' as agent_key, s.listing->>'agent_email' as agent_email
             from internal.import_staging s where s.run_id = run) d
@@ -107,11 +100,7 @@ $$;
 -- agent named is (pg_temp.import_matched). The words are computed for the listings that are new or
 -- whose text changed (a whole feed sent again is mostly neither); the others' are their listings'.
 create or replace function internal.import_matched(run bigint, source_name text)
-returns void
-language plpgsql
-volatile
-set search_path = ''
-as $$
+returns void language plpgsql volatile set search_path = '' as $$
 begin
   -- those listings' words, in one query PostgreSQL runs on every core (an INSERT runs on one).
   -- The planner chooses that from the staging table's statistics (import_merge takes them first:
@@ -170,11 +159,7 @@ $$;
 -- such). As they are: every column the merge writes as it would write it, an active listing `held`
 -- on the market counted as staying there.
 create or replace function internal.import_drop_unchanged(source_name text, held boolean)
-returns void
-language plpgsql
-volatile
-set search_path = ''
-as $$
+returns void language plpgsql volatile set search_path = '' as $$
 begin
   delete from pg_temp.import_matched m
    using internal.listings l
@@ -201,10 +186,7 @@ $$;
 -- (exp.words_supplied).
 create or replace function internal.import_upsert(source_name text, held boolean)
 returns table (added integer, changed integer)
-language plpgsql
-volatile
-set search_path = ''
-as $$
+language plpgsql volatile set search_path = '' as $$
 begin
   return query
   with merged as (
@@ -248,11 +230,7 @@ $$;
 
 -- A stage of internal.import_merge: the source's active listings the feed no longer has, withdrawn.
 create or replace function internal.import_withdraw_absent(run bigint, source_name text)
-returns void
-language sql
-volatile
-set search_path = ''
-as $$
+returns void language sql volatile set search_path = '' as $$
   update internal.listings l
      set status = 'absent', source_status = 'not in the feed'
    where l.source = source_name and l.status = '1'
@@ -265,10 +243,7 @@ $$;
 -- the source's active listings, unless `allow_withdrawals`); the staged listings matched and merged;
 -- the absent ones withdrawn (`absent_withdraws`); the staging emptied. What it did, as JSON.
 create or replace function internal.import_merge(run bigint, source_name text, absent_withdraws boolean, max_share numeric, allow_withdrawals boolean)
-returns jsonb
-language plpgsql
-set search_path = ''
-as $$
+returns jsonb language plpgsql set search_path = '' as $$
 declare
   n record;
   held boolean;

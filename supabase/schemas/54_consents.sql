@@ -50,11 +50,7 @@ create index consent_tokens_consent on internal.consent_tokens (consent_id);
 
 -- A consent as it is told (her data's page, the agents' area, the webhooks): the one shape.
 create or replace function internal.consent_json(c internal.consents)
-returns jsonb
-language sql
-immutable
-set search_path = ''
-as $$
+returns jsonb language sql immutable set search_path = '' as $$
   select pg_catalog.jsonb_build_object('id', c.id, 'purpose', c.purpose, 'text', c.text, 'lang', c.lang, 'notice_version', c.notice_version,
     'page', c.page, 'given_at', c.given_at, 'withdrawn_at', c.withdrawn_at, 'withdrawn_via', c.withdrawn_via)
 $$;
@@ -64,11 +60,7 @@ $$;
 -- consent.withdrawn with the address, so its own mail stops too. The count withdrawn now (one
 -- withdrawn before counts nothing).
 create or replace function internal.withdraw_consents(ids bigint[], via text)
-returns integer
-language plpgsql
-volatile
-set search_path = ''
-as $$
+returns integer language plpgsql volatile set search_path = '' as $$
 declare
   c internal.consents;
   n integer := 0;
@@ -89,11 +81,7 @@ $$;
 -- A saved search unsubscribed (its mail's link, her data's page): the consent it relied on is
 -- withdrawn with it. The one way a search is unsubscribed.
 create or replace function internal.unsubscribe_search(search bigint)
-returns void
-language plpgsql
-volatile
-set search_path = ''
-as $$
+returns void language plpgsql volatile set search_path = '' as $$
 begin
   update internal.saved_searches s set status = 'unsubscribed', unsubscribed_at = internal.now(), next_run_at = null
    where s.id = search and s.status in ('pending', 'active', 'paused');
@@ -106,11 +94,7 @@ $$;
 -- all); the words and the page stay with her data's page.
 create or replace function internal.lead_consents(ids uuid[])
 returns table (lead_id uuid, consents jsonb)
-language sql
-stable
-security definer
-set search_path = ''
-as $$
+language sql stable security definer set search_path = '' as $$
   select i.id, k.consents
     from public.inquiries i
     cross join lateral (

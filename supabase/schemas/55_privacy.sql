@@ -45,11 +45,7 @@ create index privacy_tokens_request on internal.privacy_tokens (request_id);
 
 -- Whether we keep anything about an address (the same mailbox: case and +tags aside).
 create or replace function internal.person_known(email text)
-returns boolean
-language sql
-stable
-set search_path = ''
-as $$
+returns boolean language sql stable set search_path = '' as $$
   select exists (select 1 from public.inquiries i where internal.mailbox(i.email) = internal.mailbox(person_known.email) and not i.spam)
       or exists (select 1 from internal.visit_requests v where internal.mailbox(v.email) = internal.mailbox(person_known.email))
       or exists (select 1 from internal.saved_searches s where internal.mailbox(s.email) = internal.mailbox(person_known.email) and not s.spam)
@@ -57,11 +53,7 @@ $$;
 
 -- Her inquiries and seller's requests, each with its visit request, its visit and the notes on it.
 create or replace function internal.person_inquiries(email text)
-returns jsonb
-language sql
-stable
-set search_path = ''
-as $$
+returns jsonb language sql stable set search_path = '' as $$
   select coalesce(pg_catalog.jsonb_agg(pg_catalog.jsonb_build_object(
            'id', i.id, 'received_at', i.received_at, 'name', i.name, 'email', i.email, 'phone', i.phone, 'message', i.message,
            'about', i.property_title, 'listing_id', i.listing_id, 'seller', i.seller, 'lang', i.lang, 'page', i.page_url,
@@ -77,11 +69,7 @@ $$;
 
 -- Her saved searches, market follows and home reports, with the alerts sent.
 create or replace function internal.person_searches(email text)
-returns jsonb
-language sql
-stable
-set search_path = ''
-as $$
+returns jsonb language sql stable set search_path = '' as $$
   select coalesce(pg_catalog.jsonb_agg(pg_catalog.jsonb_build_object(
            'id', s.id, 'created_at', s.created_at, 'email', s.email, 'filters', s.filters, 'market', s.market, 'home', s.home,
            'frequency', s.frequency, 'status', s.status, 'confirmed_at', s.confirmed_at, 'last_alert_at', s.last_alert_at,
@@ -93,11 +81,7 @@ $$;
 
 -- Everything we keep about an address, as the link's page shows it and its download holds it.
 create or replace function internal.person_data(email text)
-returns jsonb
-language sql
-stable
-set search_path = ''
-as $$
+returns jsonb language sql stable set search_path = '' as $$
   select pg_catalog.jsonb_build_object(
     'email', person_data.email,
     'inquiries', internal.person_inquiries(person_data.email),
@@ -113,11 +97,7 @@ $$;
 
 -- Her name and phone, as she corrects them, wherever her requests keep them. The count of rows.
 create or replace function internal.correct_person(email text, name text, phone text)
-returns integer
-language plpgsql
-volatile
-set search_path = ''
-as $$
+returns integer language plpgsql volatile set search_path = '' as $$
 declare
   changed integer;
   more integer;
@@ -137,11 +117,7 @@ $$;
 -- and browser go; the agents' notes on it and its visit request's contact go too; the trail says
 -- it was erased. The one home of what erasing a lead means.
 create or replace function internal.erase_leads(ids uuid[])
-returns void
-language plpgsql
-volatile
-set search_path = ''
-as $$
+returns void language plpgsql volatile set search_path = '' as $$
 begin
   update public.inquiries i
      set name = '', email = '', phone = null, message = null, client_hash = null, user_agent = null, requested_recipient = null,
@@ -158,11 +134,7 @@ $$;
 
 -- Her leads, without her (internal.erase_leads), her visit requests' contact and her consents. The leads' ids.
 create or replace function internal.erase_person_leads(email text)
-returns uuid[]
-language plpgsql
-volatile
-set search_path = ''
-as $$
+returns uuid[] language plpgsql volatile set search_path = '' as $$
 declare
   ids uuid[];
 begin
@@ -182,11 +154,7 @@ $$;
 -- searches, or naming one of her addresses: `addresses`, lower case) are kept as events without
 -- their data. The count of rows.
 create or replace function internal.erase_person_mails(email text, leads uuid[], searches bigint[], addresses text[])
-returns integer
-language plpgsql
-volatile
-set search_path = ''
-as $$
+returns integer language plpgsql volatile set search_path = '' as $$
 declare
   n integer;
 begin
@@ -215,11 +183,7 @@ $$;
 -- and the team told (no name in those mails), and the CRM hears lead.erased with the ids alone.
 -- What was done, in counts.
 create or replace function internal.erase_person(email text, request_id bigint, team_inbox text)
-returns jsonb
-language plpgsql
-volatile
-set search_path = ''
-as $$
+returns jsonb language plpgsql volatile set search_path = '' as $$
 declare
   leads uuid[];
   searches bigint[];
@@ -273,11 +237,7 @@ comment on table internal.retention_runs is 'What each run of the retention job 
 
 -- The leads past their retention: no contact (the lead itself, a change, a note) for `months`.
 create or replace function internal.expired_leads(months integer)
-returns uuid[]
-language sql
-stable
-set search_path = ''
-as $$
+returns uuid[] language sql stable set search_path = '' as $$
   select coalesce(pg_catalog.array_agg(i.id), '{}')
     from public.inquiries i
    where i.erased_at is null
@@ -287,11 +247,7 @@ as $$
 $$;
 
 create or replace function internal.apply_retention(leads_months integer, mails_days integer, pending_days integer, min_gap interval default interval '1 hour')
-returns jsonb
-language plpgsql
-volatile
-set search_path = ''
-as $$
+returns jsonb language plpgsql volatile set search_path = '' as $$
 declare
   last timestamptz;
   leads uuid[];
@@ -329,12 +285,7 @@ $$;
 -- when asked, when answered and what was done; never the address) and the retention job's last
 -- run. Only the team.
 create or replace function public.privacy_overview(max_rows integer default 50)
-returns jsonb
-language plpgsql
-stable
-security definer
-set search_path = ''
-as $$
+returns jsonb language plpgsql stable security definer set search_path = '' as $$
 begin
   if not internal.is_team() then
     raise exception 'only the team reads the privacy requests' using errcode = '42501';

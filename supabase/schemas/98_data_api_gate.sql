@@ -19,11 +19,7 @@
 -- One of the two turns for a read whose size the client chooses (a table's or a view's rows, or a
 -- thousand of the search's), across all clients; refused at once when both are taken.
 create or replace function internal.take_bulk_turn()
-returns void
-language plpgsql
-volatile
-set search_path = ''
-as $$
+returns void language plpgsql volatile set search_path = '' as $$
 begin
   for slot in 0..1 loop
     if pg_catalog.pg_try_advisory_xact_lock(1197568870, slot) then
@@ -36,11 +32,7 @@ $$;
 
 -- PostgREST's answer to a request past its share: 429, Retry-After: 1 (its error for SQLSTATE PGRST)
 create or replace function internal.too_many_at_once()
-returns void
-language plpgsql
-volatile
-set search_path = ''
-as $$
+returns void language plpgsql volatile set search_path = '' as $$
 begin
   raise sqlstate 'PGRST' using
     message = pg_catalog.json_build_object('code', 'EXP429', 'message', 'Too many requests at once: try again in a second',
@@ -50,11 +42,7 @@ end
 $$;
 
 create or replace function internal.data_api_gate()
-returns void
-language plpgsql
-volatile
-set search_path = ''
-as $$
+returns void language plpgsql volatile set search_path = '' as $$
 declare
   headers jsonb := coalesce(nullif(pg_catalog.current_setting('request.headers', true), '')::jsonb, '{}');
   path text := coalesce(pg_catalog.current_setting('request.path', true), '');
