@@ -143,3 +143,90 @@ export async function readJsonObject(
     return json(400, { error: 'validation', message: 'The body must be a JSON object.', fields: {} }, read.cors);
   return { cors, body: body as Record<string, unknown> };
 }
+
+/** What a handler's own work answers: a status and a body, whether a mail was queued, how long to wait when refused (429). */
+export type Outcome = { status: number; body: Record<string, unknown>; queued?: boolean; retryAfter?: number };
+
+/** "Some fields are not valid: frequency (invalid), email (required).": what a refused request's message says. */
+export function problems(fields: Record<string, string>): string {
+  return `Some fields are not valid: ${Object.entries(fields)
+    .map(([k, v]) => `${k} (${v})`)
+    .join(', ')}.`;
+}
+
+/** A request refused for its fields (400, `validation`): each field's code, and the message that names them. */
+export function refused(fields: Record<string, string>, message = problems(fields)): Outcome {
+  return { status: 400, body: { error: 'validation', message, fields } };
+}
+
+/** One field refused: its code `invalid`, the message saying why ("leadAgentId (not one of our agents)"). */
+export const refusedField = (field: string, why = 'invalid'): Outcome =>
+  refused({ [field]: 'invalid' }, problems({ [field]: why }));
+
+/** An outcome as the answer: its status and body, with Retry-After when it is a refusal for now (429). */
+export function answer(outcome: Outcome, cors: Record<string, string>, retryAfter?: number): Response {
+  const wait = outcome.retryAfter ?? retryAfter;
+  const extra: Record<string, string> = outcome.status === 429 && wait ? { 'Retry-After': String(wait) } : {};
+  return json(outcome.status, outcome.body, { ...cors, ...extra });
+}
+
+/**
+ * The answer when the work failed: 503 with when to try again, the function's own words of what was
+ * not done. A database that is away is logged as such (its error says nothing more); anything else
+ * with its error.
+ */
+export function unavailable(
+  tag: string,
+  error: unknown,
+  isUnavailable: ((error: unknown) => boolean) | undefined,
+  message: string,
+  cors: Record<string, string>,
+): Response {
+  console.error(`[${tag}]`, isUnavailable?.(error) ? 'database unavailable' : error);
+  return json(503, { error: 'unavailable', message }, { ...cors, 'Retry-After': '10' });
+}
+
+/** What serveActions needs of a function whose calls are POSTed `{ action, ... }` (alerts, privacy, visits). */
+export interface ActionService<A extends string> {
+  /** the name its log lines carry */
+  tag: string;
+  allowedOrigins: '*' | string[];
+  maxBytes: number;
+  actions: readonly A[];
+  /** the action of a body that names none (else it is refused) */
+  defaultAction?: A;
+  /** what the 503 says was not done ("Nothing was changed right now. Please try again.") */
+  unavailableMessage: string;
+  /** Retry-After of a 429 whose outcome says no wait of its own */
+  retryAfter?: number;
+  /** a mail was queued: deliver it now */
+  onQueued?: (() => void) | undefined;
+  isUnavailable?: ((error: unknown) => boolean) | undefined;
+}
+
+/**
+ * The handler of a function of actions: the request read as a JSON object, its action checked, the
+ * action's outcome answered, and a failure answered 503. The action's own work is `act`'s.
+ */
+export function serveActions<A extends string, C = unknown>(
+  service: ActionService<A>,
+  act: (action: A, body: Record<string, unknown>, request: Request, context: C) => Promise<Outcome>,
+): (request: Request, context: C) => Promise<Response> {
+  return async (request, context) => {
+    const read = await readJsonObject(request, { ...service, what: 'the request' });
+    if (read instanceof Response) return read;
+    const { cors, body } = read;
+    const action = body.action ?? service.defaultAction;
+    if (!(service.actions as readonly unknown[]).includes(action)) {
+      const no = refusedField('action');
+      return json(no.status, no.body, cors);
+    }
+    try {
+      const outcome = await act(action as A, body, request, context);
+      if (outcome.queued) service.onQueued?.();
+      return answer(outcome, cors, service.retryAfter);
+    } catch (error) {
+      return unavailable(service.tag, error, service.isUnavailable, service.unavailableMessage, cors);
+    }
+  };
+}

@@ -19,7 +19,15 @@ import type { HomeFollow, MarketFollow } from '../../protocol/alerts.ts';
 import { parseEstimate, type HomeFacts } from '../../protocol/valuation.ts';
 import { estimateHome } from '../valuation.ts';
 import { enqueueMail } from '../outbox/store.ts';
-import { clientSalt, hashClient, json, readJsonObject, type ClientPolicy } from '../function-http.ts';
+import {
+  clientSalt,
+  hashClient,
+  refused,
+  refusedField,
+  serveActions,
+  type ClientPolicy,
+  type Outcome,
+} from '../function-http.ts';
 import { derivedKey, headerKey, overLimit } from '../request-key.ts';
 import { UNKNOWN_CLIENT } from '../client-address.ts';
 import type { Sql, TransactionalSql } from '../sql.ts';
@@ -38,7 +46,7 @@ import { filtersKey } from '../../protocol/filters.ts';
 import { checkedOrigin } from '../../protocol/attribution.ts';
 import { ALERT_LIMITS, emailKey, validateAlertRequest } from './validate.ts';
 import { now as clockNow } from '../../clock.ts';
-import { linkAction, type Outcome } from './link-actions.ts';
+import { linkAction } from './link-actions.ts';
 
 export interface AlertsConfig extends ClientPolicy {
   /** receives one notice per newly confirmed search (a lead), unless it has a lead owner */
@@ -70,6 +78,9 @@ async function marketFollow(
   return rows[0] ? { place, type_group: typeGroup, name: rows[0].name } : null;
 }
 
+const ACTIONS = ['subscribe', 'view', 'confirm', 'manage', 'update', 'unsubscribe'] as const;
+type Action = (typeof ACTIONS)[number];
+
 export function createAlertsHandler(deps: AlertsDeps) {
   const { config } = deps;
 
@@ -77,20 +88,11 @@ export function createAlertsHandler(deps: AlertsDeps) {
     // what is kept of the Origin header: a checked origin, or nothing (core/protocol/attribution.ts)
     const origin = checkedOrigin(request.headers.get('origin'));
     const checked = validateAlertRequest(raw, origin);
-    if (!checked.ok)
-      return { status: 400, body: { error: 'validation', message: checked.message, fields: checked.fields } };
+    if (!checked.ok) return refused(checked.fields, checked.message);
     const input = checked.value;
     const spam = input.website.trim() !== '';
     const fromHeader = headerKey(request);
-    if (fromHeader === 'invalid')
-      return {
-        status: 400,
-        body: {
-          error: 'validation',
-          message: 'Some fields are not valid: idempotencyKey (invalid).',
-          fields: { idempotencyKey: 'invalid' },
-        },
-      };
+    if (fromHeader === 'invalid') return refusedField('idempotencyKey');
     const clientHash = await hashClient(clientAddress, await clientSalt(deps.sql, config.hashSalt));
     const key =
       input.idempotencyKey ??
@@ -122,15 +124,7 @@ export function createAlertsHandler(deps: AlertsDeps) {
     // a home report: facts the estimate takes (it names the field it refuses), and the place it
     // found; a bot's (the honeypot filled) is kept as asked, never estimated
     const made = input.home && !spam ? await estimateHome(deps.sql, input.home) : null;
-    if (made && 'field' in made)
-      return {
-        status: 400,
-        body: {
-          error: 'validation',
-          message: `Some fields are not valid: home.${made.field} (invalid).`,
-          fields: { [`home.${made.field}`]: 'invalid' },
-        },
-      };
+    if (made && 'field' in made) return refusedField(`home.${made.field}`);
     const home: HomeFollow | null =
       input.home && (made || spam)
         ? { facts: input.home as unknown as HomeFacts, place: made ? parseEstimate(made.estimate).place : null }
@@ -151,26 +145,10 @@ export function createAlertsHandler(deps: AlertsDeps) {
         : config.leadAgentId
           ? await leadOwner(tx, config.leadAgentId)
           : null;
-      if (input.leadAgentId && !owner)
-        return {
-          status: 400,
-          body: {
-            error: 'validation',
-            message: 'Some fields are not valid: leadAgentId (not one of our agents).',
-            fields: { leadAgentId: 'invalid' },
-          },
-        };
+      if (input.leadAgentId && !owner) return refusedField('leadAgentId', 'not one of our agents');
       // a market follow: a place our index has a report of, by the index's name for it
       const market = input.market ? await marketFollow(tx, input.market.place, input.market.typeGroup) : null;
-      if (input.market && !market)
-        return {
-          status: 400,
-          body: {
-            error: 'validation',
-            message: 'Some fields are not valid: market (no market report for this place).',
-            fields: { market: 'invalid' },
-          },
-        };
+      if (input.market && !market) return refusedField('market', 'no market report for this place');
       const record = {
         email: input.email,
         emailKey: emailKey(input.email),
@@ -241,42 +219,19 @@ export function createAlertsHandler(deps: AlertsDeps) {
     });
   }
 
-  return async function handle(request: Request, context: { clientAddress: string }): Promise<Response> {
-    const read = await readJsonObject(request, {
+  return serveActions<Action, { clientAddress: string }>(
+    {
+      tag: 'saved-searches',
       allowedOrigins: config.allowedOrigins,
       maxBytes: ALERT_LIMITS.body,
-      what: 'the request',
-    });
-    if (read instanceof Response) return read;
-    const { cors, body } = read;
-    const action = body.action ?? 'subscribe';
-    if (
-      typeof action !== 'string' ||
-      !['subscribe', 'view', 'confirm', 'manage', 'update', 'unsubscribe'].includes(action)
-    ) {
-      return json(
-        400,
-        { error: 'validation', message: 'Some fields are not valid: action (invalid).', fields: { action: 'invalid' } },
-        cors,
-      );
-    }
-    try {
-      const outcome =
-        action === 'subscribe'
-          ? await subscribe(body, request, context.clientAddress)
-          : await linkAction(deps, body as Record<string, unknown>, action);
-      if (outcome.queued) deps.onQueued?.();
-      const extra: Record<string, string> =
-        outcome.status === 429 ? { 'Retry-After': String(outcome.retryAfter ?? config.rateLimit.windowSeconds) } : {};
-      return json(outcome.status, outcome.body, { ...cors, ...extra });
-    } catch (error) {
-      const unavailable = deps.isUnavailable?.(error) ?? false;
-      console.error('[saved-searches]', unavailable ? 'database unavailable' : error);
-      return json(
-        503,
-        { error: 'unavailable', message: 'Nothing was saved right now. Please try again.' },
-        { ...cors, 'Retry-After': '10' },
-      );
-    }
-  };
+      actions: ACTIONS,
+      defaultAction: 'subscribe',
+      unavailableMessage: 'Nothing was saved right now. Please try again.',
+      retryAfter: config.rateLimit.windowSeconds,
+      onQueued: deps.onQueued,
+      isUnavailable: deps.isUnavailable,
+    },
+    (action, body, request, context) =>
+      action === 'subscribe' ? subscribe(body, request, context.clientAddress) : linkAction(deps, body, action),
+  );
 }

@@ -27,16 +27,7 @@ import {
   type SearchStatus,
 } from './store.ts';
 import { hashToken, TOKEN } from './tokens.ts';
-import { problems } from './validate.ts';
-
-/** A field of a link's request refused, as the handler refuses a subscription's (./validate.ts). */
-const invalid = (field: string): Outcome => ({
-  status: 400,
-  body: { error: 'validation', message: problems({ [field]: 'invalid' }), fields: { [field]: 'invalid' } },
-});
-
-/** What the handler answers: a status and a body, whether a mail was queued, how long to wait when refused. */
-export type Outcome = { status: number; body: Record<string, unknown>; queued?: boolean; retryAfter?: number };
+import { refusedField, type Outcome } from '../function-http.ts';
 
 /** What a link's page shows of a saved search. */
 export interface SearchSummary {
@@ -94,11 +85,11 @@ export async function linkAction(deps: AlertsDeps, raw: Record<string, unknown>,
   if (action === 'update') {
     if (raw.frequency !== undefined) {
       if (!([...ALERT_FREQUENCIES, MARKET_FREQUENCY] as readonly unknown[]).includes(raw.frequency))
-        return invalid('frequency');
+        return refusedField('frequency');
       frequency = raw.frequency as SavedFrequency;
     }
     if (raw.paused !== undefined) {
-      if (typeof raw.paused !== 'boolean') return invalid('paused');
+      if (typeof raw.paused !== 'boolean') return refusedField('paused');
       paused = raw.paused;
     }
   }
@@ -164,7 +155,8 @@ export async function linkAction(deps: AlertsDeps, raw: Record<string, unknown>,
     }
     if (action === 'update') {
       // a market follow is monthly, a search's alerts never are (the table's check)
-      if (frequency && (frequency === MARKET_FREQUENCY) !== Boolean(s.market || s.home)) return invalid('frequency');
+      if (frequency && (frequency === MARKET_FREQUENCY) !== Boolean(s.market || s.home))
+        return refusedField('frequency');
       if (frequency) await setFrequency(tx, s.id, frequency);
       if (paused !== undefined) await setPaused(tx, s.id, paused);
       const status: SearchStatus = paused === undefined ? s.status : paused ? 'paused' : 'active';

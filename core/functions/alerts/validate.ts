@@ -17,6 +17,7 @@ import { FILTERS, filterArgs, type FilterArgs, type SearchFilters } from '../../
 import { checkFilterValue } from '../../protocol/filter-params.ts';
 import { RECORD_ID, type FieldError } from '../../protocol/inquiry.ts';
 import { IDEMPOTENCY_KEY } from '../request-key.ts';
+import { problems } from '../function-http.ts';
 import { LANGUAGES, type Lang } from '../../lang.ts';
 
 export const ALERT_LIMITS = { body: 12 * 1024 } as const;
@@ -40,13 +41,6 @@ export interface AlertInput {
 
 export type AlertValidation =
   { ok: true; value: AlertInput } | { ok: false; fields: Record<string, FieldError>; message: string };
-
-/** "Some fields are not valid: frequency (invalid).": what a refused request's message says (here and ./link-actions.ts). */
-export function problems(fields: Record<string, FieldError>): string {
-  return `Some fields are not valid: ${Object.entries(fields)
-    .map(([k, v]) => `${k} (${v})`)
-    .join(', ')}.`;
-}
 
 /** The search's filters, each checked by the filter table's rule (core/protocol/filters.ts): texts short and on one line, numbers in their range, a real place and map area. */
 function checkFilters(raw: unknown, fields: Record<string, FieldError>): SearchFilters {

@@ -6,7 +6,17 @@
  * fills the honeypot is told "ok" and never delivered.
  */
 import { LIMITS, validateInquiry } from './validate.ts';
-import { clientSalt, hashClient, json, readJsonRequest, type ClientPolicy } from '../function-http.ts';
+import {
+  answer,
+  clientSalt,
+  hashClient,
+  json,
+  readJsonRequest,
+  refused,
+  refusedField,
+  unavailable,
+  type ClientPolicy,
+} from '../function-http.ts';
 import { derivedKey, headerKey, overLimit } from '../request-key.ts';
 import { UNKNOWN_CLIENT } from '../client-address.ts';
 import { formatPrice } from '../../protocol/format.ts';
@@ -76,21 +86,11 @@ export function createInquiryHandler(deps: InquiryDeps) {
     if (read instanceof Response) return read;
     const { cors, body } = read;
     const checked = validateInquiry(body, origin);
-    if (!checked.ok) return json(400, { error: 'validation', message: checked.message, fields: checked.fields }, cors);
+    if (!checked.ok) return answer(refused(checked.fields, checked.message), cors);
     const input = checked.value;
     const spam = input.website.trim() !== '';
     const fromHeader = headerKey(request);
-    if (fromHeader === 'invalid') {
-      return json(
-        400,
-        {
-          error: 'validation',
-          message: 'Some fields are not valid: idempotencyKey (invalid).',
-          fields: { idempotencyKey: 'invalid' },
-        },
-        cors,
-      );
-    }
+    if (fromHeader === 'invalid') return answer(refusedField('idempotencyKey'), cors);
 
     try {
       const clientHash = await hashClient(context.clientAddress, await clientSalt(deps.sql, config.hashSalt));
@@ -156,16 +156,7 @@ export function createInquiryHandler(deps: InquiryDeps) {
       if (input.seller) {
         const made = spam ? { estimate: null } : await estimateHome(deps.sql, input.seller.facts);
         if ('field' in made) {
-          const field = `seller.facts.${made.field}`;
-          return json(
-            400,
-            {
-              error: 'validation',
-              message: `Some fields are not valid: ${field} (${made.message}).`,
-              fields: { [field]: 'invalid' },
-            },
-            cors,
-          );
+          return answer(refusedField(`seller.facts.${made.field}`, made.message), cors);
         }
         seller = {
           facts: input.seller.facts,
@@ -364,30 +355,13 @@ export function createInquiryHandler(deps: InquiryDeps) {
         const { status, ...body } = outcome.refused;
         return json(status, body, cors);
       }
-      if (outcome.unknownOwner)
-        return json(
-          400,
-          {
-            error: 'validation',
-            message: 'Some fields are not valid: leadAgentId (not one of our agents).',
-            fields: { leadAgentId: 'invalid' },
-          },
-          cors,
-        );
+      if (outcome.unknownOwner) return answer(refusedField('leadAgentId', 'not one of our agents'), cors);
       if (outcome.limited) return tooMany();
       if (outcome.created && !spam) deps.onStored?.(outcome.id);
       return json(200, { ok: true, id: outcome.id }, cors);
     } catch (error) {
-      const unavailable = deps.isUnavailable?.(error) ?? false;
-      console.error('[send-property-inquiry]', unavailable ? 'database unavailable' : error);
-      return json(
-        503,
-        {
-          error: 'unavailable',
-          message: 'The inquiry could not be stored right now; nothing was sent. Please try again.',
-        },
-        { ...cors, 'Retry-After': '10' },
-      );
+      const message = 'The inquiry could not be stored right now; nothing was sent. Please try again.';
+      return unavailable('send-property-inquiry', error, deps.isUnavailable, message, cors);
     }
   };
 }

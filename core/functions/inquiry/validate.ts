@@ -8,6 +8,7 @@ import { SELLER_TIMELINES, type SellerTimeline } from '../../protocol/valuation.
 import { checkAttribution, type Attribution } from '../../protocol/attribution.ts';
 import { checkVisit, type VisitRequest } from '../../protocol/visits.ts';
 import { LEAD_CONSENTS, type LeadConsent } from '../../protocol/privacy.ts';
+import { problems } from '../function-http.ts';
 import {
   checkContact,
   RECORD_ID,
@@ -150,9 +151,7 @@ export function validateInquiry(raw: unknown, origin: string | null = null): Val
     return {
       ok: false,
       fields,
-      message: `Some fields are not valid: ${Object.entries(fields)
-        .map(([k, v]) => `${k} (${v})`)
-        .join(', ')}.`,
+      message: problems(fields),
     };
   }
   return {

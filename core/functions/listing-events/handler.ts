@@ -5,7 +5,7 @@
  * that is not on the market). Counts only: nothing of the visitor is read or kept (no cookie, no
  * address; the client's address only shares the function's work out: client-gate.ts).
  */
-import { json, readJsonRequest, type ClientPolicy } from '../function-http.ts';
+import { answer, json, readJsonRequest, refused, unavailable, type ClientPolicy } from '../function-http.ts';
 import type { Sql } from '../sql.ts';
 
 export interface ListingEventsDeps {
@@ -30,12 +30,7 @@ export function createListingEventsHandler(deps: ListingEventsDeps) {
     const fields: Record<string, string> = {};
     if (typeof id !== 'string' || !/^\d{1,15}$/.test(id)) fields.listingId = 'invalid';
     if (typeof raw.event !== 'string' || !(EVENTS as readonly string[]).includes(raw.event)) fields.event = 'invalid';
-    if (Object.keys(fields).length)
-      return json(
-        400,
-        { error: 'validation', message: `Some fields are not valid: ${Object.keys(fields).join(', ')}.`, fields },
-        cors,
-      );
+    if (Object.keys(fields).length) return answer(refused(fields), cors);
     try {
       const [row] = await deps.sql.query<{ counted: boolean }>(
         'select internal.count_listing_event($1::bigint, $2) as counted',
@@ -43,9 +38,7 @@ export function createListingEventsHandler(deps: ListingEventsDeps) {
       );
       return json(202, { counted: row?.counted === true }, cors);
     } catch (error) {
-      const unavailable = deps.isUnavailable?.(error) ?? false;
-      console.error('[listing-events]', unavailable ? 'database unavailable' : error);
-      return json(503, { error: 'unavailable', message: 'Not counted right now.' }, { ...cors, 'Retry-After': '10' });
+      return unavailable('listing-events', error, deps.isUnavailable, 'Not counted right now.', cors);
     }
   };
 }

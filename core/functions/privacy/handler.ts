@@ -20,7 +20,14 @@
  *
  * 404 for a token or session never issued, 410 for an expired or used one.
  */
-import { clientSalt, hashClient, json, readJsonObject, type ClientPolicy } from '../function-http.ts';
+import {
+  clientSalt,
+  hashClient,
+  refusedField,
+  serveActions,
+  type ClientPolicy,
+  type Outcome,
+} from '../function-http.ts';
 import { overLimit } from '../request-key.ts';
 import { UNKNOWN_CLIENT } from '../client-address.ts';
 import { enqueueMail } from '../outbox/store.ts';
@@ -60,17 +67,7 @@ export interface PrivacyDeps {
 const ACTIONS = ['ask', 'open', 'view', 'correct', 'erase', 'consent', 'withdraw'] as const;
 type Action = (typeof ACTIONS)[number];
 
-type Outcome = { status: number; body: Record<string, unknown>; queued?: boolean };
-
 const isOutcome = (x: PrivacyRequest | Outcome): x is Outcome => typeof x.status === 'number';
-const invalid = (field: string): Outcome => ({
-  status: 400,
-  body: {
-    error: 'validation',
-    message: `Some fields are not valid: ${field} (invalid).`,
-    fields: { [field]: 'invalid' },
-  },
-});
 const NOT_VALID: Outcome = { status: 404, body: { error: 'invalid_token', message: 'This link is not valid.' } };
 const EXPIRED: Outcome = {
   status: 410,
@@ -82,7 +79,7 @@ export function createPrivacyHandler(deps: PrivacyDeps) {
 
   async function ask(raw: Record<string, unknown>, clientAddress: string): Promise<Outcome> {
     const email = typeof raw.email === 'string' ? raw.email.trim() : '';
-    if (!email || email.length > LIMITS.email || !EMAIL_PATTERN.test(email)) return invalid('email');
+    if (!email || email.length > LIMITS.email || !EMAIL_PATTERN.test(email)) return refusedField('email');
     const lang = isLang(raw.lang) ? raw.lang : 'es';
     const clientHash = await hashClient(clientAddress, await clientSalt(deps.sql, config.hashSalt));
     return deps.sql.transaction(async (tx) => {
@@ -149,8 +146,8 @@ export function createPrivacyHandler(deps: PrivacyDeps) {
       if (isOutcome(request)) return request;
       // her name and phone by the rules every form's contact has (core/protocol/inquiry.ts)
       const wrong = action === 'correct' ? checkContact({ name, email: request.email, phone, message: '' }) : {};
-      if (wrong.name) return invalid('name');
-      if (wrong.phone) return invalid('phone');
+      if (wrong.name) return refusedField('name');
+      if (wrong.phone) return refusedField('phone');
       if (action === 'open') {
         await answered(tx, request.id);
         const session = await issuePrivacyToken(tx, request.id, 'session');
@@ -172,7 +169,7 @@ export function createPrivacyHandler(deps: PrivacyDeps) {
           request.email,
           typeof raw.consent === 'string' || typeof raw.consent === 'number' ? String(raw.consent) : '',
         );
-        if (!consent) return invalid('consent');
+        if (!consent) return refusedField('consent');
         const now = await withdrawConsent(tx, consent.id, 'my-data');
         return {
           status: 200,
@@ -188,40 +185,22 @@ export function createPrivacyHandler(deps: PrivacyDeps) {
     });
   }
 
-  return async function handle(request: Request, context: { clientAddress: string }): Promise<Response> {
-    const read = await readJsonObject(request, {
+  return serveActions<Action, { clientAddress: string }>(
+    {
+      tag: 'privacy',
       allowedOrigins: config.allowedOrigins,
       maxBytes: 4096,
-      what: 'the request',
-    });
-    if (read instanceof Response) return read;
-    const { cors, body: raw } = read;
-    if (!(ACTIONS as readonly unknown[]).includes(raw.action))
-      return json(
-        400,
-        { error: 'validation', message: 'Some fields are not valid: action (invalid).', fields: { action: 'invalid' } },
-        cors,
-      );
-    const action = raw.action as Action;
-    try {
-      const outcome =
-        action === 'ask'
-          ? await ask(raw, context.clientAddress)
-          : action === 'consent' || (action === 'withdraw' && raw.session === undefined)
-            ? await byLink(action, raw)
-            : await withToken(action, raw);
-      if (outcome.queued) deps.onQueued?.();
-      const extra: Record<string, string> =
-        outcome.status === 429 ? { 'Retry-After': String(config.rateLimit.windowSeconds) } : {};
-      return json(outcome.status, outcome.body, { ...cors, ...extra });
-    } catch (error) {
-      const unavailable = deps.isUnavailable?.(error) ?? false;
-      console.error('[privacy]', unavailable ? 'database unavailable' : error);
-      return json(
-        503,
-        { error: 'unavailable', message: 'Nothing was changed right now. Please try again.' },
-        { ...cors, 'Retry-After': '10' },
-      );
-    }
-  };
+      actions: ACTIONS,
+      unavailableMessage: 'Nothing was changed right now. Please try again.',
+      retryAfter: config.rateLimit.windowSeconds,
+      onQueued: deps.onQueued,
+      isUnavailable: deps.isUnavailable,
+    },
+    (action, raw, _request, context) =>
+      action === 'ask'
+        ? ask(raw, context.clientAddress)
+        : action === 'consent' || (action === 'withdraw' && raw.session === undefined)
+          ? byLink(action, raw)
+          : withToken(action, raw),
+  );
 }

@@ -20,7 +20,7 @@
  * one answers what it did (`already: true`). A confirmation or cancellation queues its mails and
  * webhook in the same transaction.
  */
-import { json, readJsonObject, type ClientPolicy } from '../function-http.ts';
+import { refusedField, serveActions, type ClientPolicy, type Outcome } from '../function-http.ts';
 import type { Sql, TransactionalSql } from '../sql.ts';
 import { TOKEN } from '../alerts/tokens.ts';
 import {
@@ -100,24 +100,13 @@ const summary = (v: VisitRow, holder: VisitLink['holder']): VisitSummary => ({
   visitor: holder === 'agent' ? { name: v.name } : null,
 });
 
-type Outcome = { status: number; body: Record<string, unknown>; queued?: boolean };
-
-const invalid = (field: string, message: string): Outcome => ({
-  status: 400,
-  body: {
-    error: 'validation',
-    message: `Some fields are not valid: ${field} (${message}).`,
-    fields: { [field]: 'invalid' },
-  },
-});
-
 /** A place as the agent typed it: one line, at most LOCATION_MAX characters; '' for none. */
 function readLocation(raw: unknown): string | null | Outcome {
   if (raw === undefined || raw === null) return '';
-  if (typeof raw !== 'string') return invalid('location', 'invalid');
+  if (typeof raw !== 'string') return refusedField('location', 'invalid');
   const s = raw.trim();
-  if (s.length > LOCATION_MAX) return invalid('location', 'tooLong');
-  if (CONTROL_CHARACTERS.test(s) || LINE_BREAK.test(s)) return invalid('location', 'invalid');
+  if (s.length > LOCATION_MAX) return refusedField('location', 'tooLong');
+  if (CONTROL_CHARACTERS.test(s) || LINE_BREAK.test(s)) return refusedField('location', 'invalid');
   return s;
 }
 
@@ -140,7 +129,7 @@ export function createVisitsHandler(deps: VisitsDeps) {
     let time: string | null = null;
     if (action === 'propose') {
       const at = typeof raw.time === 'string' ? Date.parse(raw.time) : NaN;
-      if (!Number.isFinite(at)) return invalid('time', raw.time === undefined ? 'required' : 'invalid');
+      if (!Number.isFinite(at)) return refusedField('time', raw.time === undefined ? 'required' : 'invalid');
       time = new Date(at).toISOString();
     }
     return deps.sql.transaction(async (tx) => {
@@ -240,34 +229,16 @@ export function createVisitsHandler(deps: VisitsDeps) {
     });
   }
 
-  return async function handle(request: Request): Promise<Response> {
-    const read = await readJsonObject(request, {
+  return serveActions<Action>(
+    {
+      tag: 'visits',
       allowedOrigins: deps.config.allowedOrigins,
       maxBytes: 4096,
-      what: 'the request',
-    });
-    if (read instanceof Response) return read;
-    const { cors, body } = read;
-    const action = body.action;
-    if (typeof action !== 'string' || !(ACTIONS as readonly string[]).includes(action)) {
-      return json(
-        400,
-        { error: 'validation', message: 'Some fields are not valid: action (invalid).', fields: { action: 'invalid' } },
-        cors,
-      );
-    }
-    try {
-      const outcome = await act(action as Action, body as Record<string, unknown>);
-      if (outcome.queued) deps.onQueued?.();
-      return json(outcome.status, outcome.body, cors);
-    } catch (error) {
-      const unavailable = deps.isUnavailable?.(error) ?? false;
-      console.error('[visits]', unavailable ? 'database unavailable' : error);
-      return json(
-        503,
-        { error: 'unavailable', message: 'Nothing was changed right now. Please try again.' },
-        { ...cors, 'Retry-After': '10' },
-      );
-    }
-  };
+      actions: ACTIONS,
+      unavailableMessage: 'Nothing was changed right now. Please try again.',
+      onQueued: deps.onQueued,
+      isUnavailable: deps.isUnavailable,
+    },
+    (action, body) => act(action, body),
+  );
 }
