@@ -68,6 +68,25 @@ export function searchHero({ known, name, market, operation }: HeroPlace): Searc
   };
 }
 
+/**
+ * A film's place in the page (a hero's, or a section's behind its text): its poster as an image, which
+ * paints at once and is found by the browser's preload scanner; site/lib/media.ts puts the film over
+ * it once the page has loaded. A `<video>` in the page's HTML would cost its first style and layout
+ * the browser's media-controls tree, about 100 ms of a slow phone's (docs/benchmarks.md "Measured
+ * apart"), for a film that only plays after the load, and never under reduced motion.
+ */
+export function filmHtml(video: string, where: 'top' | 'below' = 'top'): string {
+  return `<img${attrs({
+    class: 'hero__media',
+    'data-video': video,
+    src: `/media/video/${video}-poster.webp`,
+    alt: '',
+    width: 960,
+    height: 540,
+    ...(where === 'top' ? { fetchpriority: 'high' } : { loading: 'lazy', decoding: 'async' }),
+  })} />`;
+}
+
 const textAttrs = (t: HeroText) => ({
   'data-i18n': t.key,
   'data-i18n-params': t.params ? JSON.stringify(t.params) : undefined,
@@ -78,14 +97,13 @@ const textAttrs = (t: HeroText) => ({
  * language; between two comments that mark where a page's own hero goes.
  */
 export function searchHeroHtml(hero: SearchHero, lang: Lang = 'en'): string {
-  const poster = `/media/video/${hero.video}-poster.webp`;
   const market = hero.market
     ? `<p class="hero__market" data-hero-market><a${attrs({ href: marketPath(hero.market.place, lang), 'data-market-link': true, ...textAttrs(hero.market.text) })}></a></p>`
     : '<p class="hero__market" data-hero-market hidden><a href="/market" data-market-link data-i18n="site.search.hero.marketAll"></a></p>';
   return [
     SEARCH_HERO_START,
     '<section class="hero hero--compact" data-search-hero aria-labelledby="hero-title">',
-    `  <video class="hero__media"${attrs({ 'data-video': hero.video, poster })} muted loop playsinline autoplay preload="none" aria-hidden="true"><span data-i18n="site.video.unsupported"></span></video>`,
+    `  ${filmHtml(hero.video)}`,
     '  <div class="hero__content">',
     `    <h1${attrs({ id: 'hero-title', 'data-hero-title': true, ...textAttrs(hero.title) })}></h1>`,
     `    <p${attrs({ class: 'hero__subtitle', 'data-hero-subtitle': true, ...textAttrs(hero.subtitle) })}></p>`,

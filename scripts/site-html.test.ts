@@ -40,6 +40,24 @@ describe('the site build (scripts/site-html.ts)', () => {
     ).toContain('>in Quito<');
   });
 
+  it("ships each page's films as their posters: an image for each, no <video> in the HTML (core/search-hero.ts filmHtml)", () => {
+    const films: string[] = [];
+    for (const page of readdirSync(join(root, 'site')).filter((f) => f.endsWith('.html'))) {
+      const html = sitePage(readFileSync(join(root, 'site', page), 'utf8'));
+      expect(html, page).not.toMatch(/<video|<!--exp:film/);
+      for (const m of html.matchAll(/<img class="hero__media" data-video="([a-z]+)"[^>]*>/g))
+        films.push(
+          `${page} ${m[1]} ${/fetchpriority="high"/.test(m[0]) ? 'first' : /loading="lazy"/.test(m[0]) ? 'lazy' : '?'}`,
+        );
+    }
+    expect(films.sort()).toEqual([
+      'index.html coast lazy',
+      'index.html quito first',
+      'join.html cuenca first',
+      'search-properties.html quito first',
+    ]);
+  });
+
   it('writes the frame every page shares once (sitePage): the head, the skip link, the header, main and the footer around the content', () => {
     const out = sitePage(
       '<!--exp:page page="agent" meta="agent" tone="dark" main="plain page-offset" preload="/media/a.webp"-->\n      <p>x</p>\n',
@@ -114,9 +132,11 @@ describe('the site build (scripts/site-html.ts)', () => {
     const out = expandHero(
       '<!--exp:hero video="cuenca" texts="site.join.hero" class="hero--join"-->\n<div class="hero__actions"></div>\n<!--/exp:hero-->\n',
     );
+    // the film's poster as an image the preload scanner finds; no <video> in the HTML (site/lib/media.ts makes it)
     expect(out).toContain(
-      '<section class="hero hero--join" aria-labelledby="hero-title">\n  <video class="hero__media" data-video="cuenca" poster="/media/video/cuenca-poster.webp"',
+      '<section class="hero hero--join" aria-labelledby="hero-title">\n  <img class="hero__media" data-video="cuenca" src="/media/video/cuenca-poster.webp" alt="" width="960" height="540" fetchpriority="high" />',
     );
+    expect(out).not.toContain('<video');
     expect(out).toContain(
       '<h1 id="hero-title" data-i18n="site.join.hero.title"></h1>\n    <p class="hero__subtitle" data-i18n="site.join.hero.subtitle"></p>\n<div class="hero__actions"></div>\n  </div>\n</section>\n',
     );
@@ -131,7 +151,8 @@ describe('the site build (scripts/site-html.ts)', () => {
     expect(lines[1]).toBe(`    ${SEARCH_HERO_START}`);
     expect(lines.at(-3)).toBe(`    ${SEARCH_HERO_END}`);
     expect(out).toContain('<h1 id="hero-title" data-hero-title data-i18n="site.search.hero.title"></h1>');
-    expect(out).toContain('data-video="quito" poster="/media/video/quito-poster.webp"');
+    expect(out).toContain('<img class="hero__media" data-video="quito" src="/media/video/quito-poster.webp"');
+    expect(out).not.toContain('<video');
     expect(out).toContain(
       '<p class="hero__market" data-hero-market hidden><a href="/market" data-market-link data-i18n="site.search.hero.marketAll"></a></p>',
     );

@@ -18,7 +18,7 @@ import { translate, type Dict } from '../core/translate.ts';
 import { telHref } from '../core/protocol/format.ts';
 import { indexedPathOf, SAME_ORIGIN_PATH } from '../core/routes.ts';
 import { SITE } from '../core/site.ts';
-import { searchHero, searchHeroHtml } from '../core/search-hero.ts';
+import { filmHtml, searchHero, searchHeroHtml } from '../core/search-hero.ts';
 import { languagePreloads, widgetPreloads } from './page-preloads.ts';
 
 const LOCALES = resolve(import.meta.dirname, '../core/locales');
@@ -159,10 +159,9 @@ export function expandHero(html: string): string {
   const [all, indent, options, body] = m as unknown as [string, string, string, string];
   const o = Object.fromEntries(Object.entries(blockOptions(options)).map(([name, value]) => [name, escapeHtml(value)]));
   if (!o.video || !o.texts) throw new Error(`<!--exp:hero--> needs video and texts: ${options}`);
-  const poster = `/media/video/${o.video}-poster.webp`;
   const lines = [
     `<section class="hero${o.class ? ` ${o.class}` : ''}" aria-labelledby="hero-title">`,
-    `  <video class="hero__media" data-video="${o.video}" poster="${poster}" muted loop playsinline autoplay preload="none" aria-hidden="true"><span data-i18n="site.video.unsupported"></span></video>`,
+    `  ${filmHtml(o.video)}`,
     '  <div class="hero__content">',
     `    <h1 id="hero-title" data-i18n="${o.texts}.title"></h1>`,
     `    <p class="hero__subtitle" data-i18n="${o.texts}.subtitle"></p>`,
@@ -171,6 +170,14 @@ export function expandHero(html: string): string {
     html.slice(0, m.index) +
     [...lines, body.replace(/\s+$/, ''), `${indent}  </div>`, `${indent}</section>`, ''].join('\n') +
     html.slice(m.index + all.length)
+  );
+}
+
+/** A section's film lower on a page (core/search-hero.ts filmHtml): `<!--exp:film video="coast"-->` on a line of its own. */
+export function expandFilm(html: string): string {
+  return html.replace(
+    /^([ \t]*)<!--exp:film video="([a-z-]+)"-->[ \t]*$/gm,
+    (_m, indent: string, video: string) => indent + filmHtml(video, 'below'),
   );
 }
 
@@ -193,7 +200,7 @@ export function expandSearchHero(html: string): string {
  *   <!--exp:page page="agent" meta="agent" tone="dark" main="plain page-offset" preload="/media/x.webp"-->
  * `page` is the body's data-page (site.ts), `meta` the group of its title and description under
  * site.meta, `tone` the header's, `main` the main's classes, `preload` an image the first paint
- * needs. The hero (expandHero, expandSearchHero), sections with their heading (expandSections) and lists (expandEach)
+ * needs. The hero (expandHero, expandSearchHero), a section's film (expandFilm), sections with their heading (expandSections) and lists (expandEach)
  * in the content are written once. A file without the line is left as it is.
  */
 export function sitePage(source: string): string {
@@ -202,10 +209,9 @@ export function sitePage(source: string): string {
   const o = blockOptions(m[1] as string);
   if (!o.page || !o.meta) throw new Error(`<!--exp:page--> needs page and meta: ${m[0]}`);
   const attr = (name: string, value: string | undefined) => (value ? ` ${name}="${escapeHtml(value)}"` : '');
-  const content = expandEach(expandSections(expandHero(expandSearchHero(source.slice(m[0].length))))).replace(
-    /\s+$/,
-    '',
-  );
+  const content = expandEach(
+    expandSections(expandHero(expandFilm(expandSearchHero(source.slice(m[0].length))))),
+  ).replace(/\s+$/, '');
   return [
     '<!doctype html>',
     '<html lang="en">',

@@ -25,7 +25,7 @@ function searchPage(): void {
   if (!hero) return;
   const title = hero.querySelector('[data-hero-title]');
   const subtitle = hero.querySelector('[data-hero-subtitle]');
-  const video = hero.querySelector<HTMLVideoElement>('video');
+  const film = hero.querySelector<HTMLImageElement>('img[data-video]');
   const market = hero.querySelector<HTMLElement>('[data-hero-market]');
   const marketLink = market?.querySelector('a');
 
@@ -46,7 +46,7 @@ function searchPage(): void {
     );
     for (const meta of document.querySelectorAll('meta[name="description"], meta[property="og:description"]'))
       void setAttrText(meta, 'content', d.head.description.key, d.head.description.params);
-    if (video) setVideo(video, d.video);
+    if (film) setVideo(film, d.video);
     if (!market || !marketLink) return;
     market.hidden = !d.market;
     if (!d.market) return;

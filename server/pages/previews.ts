@@ -29,7 +29,8 @@ export interface PageCard {
 export function cardOf(html: string, defaultPicture: string): PageCard {
   const picture =
     /<link rel="preload" as="image" href="(\/media\/[^"]+)"/.exec(html)?.[1] ??
-    /\sposter="(\/media\/[^"]+)"/.exec(html)?.[1] ??
+    // a hero's film, shipped as its poster (core/search-hero.ts filmHtml)
+    /<img class="hero__media"[^>]*\ssrc="(\/media\/[^"]+)"/.exec(html)?.[1] ??
     defaultPicture;
   const text = (s: string) =>
     s

@@ -1,11 +1,11 @@
 /**
  * The host site's pages one by one, end to end on the real server and data: the home's hero, cards,
- * media row and newest listings (and under reduced motion), the search hero's locations, structured
+ * media row and newest listings, the search hero's locations, structured
  * data, join and about, the 404 and shared pages, and the generic error screen.
  */
 import type { Page } from '@playwright/test';
 import { SITE } from '../../core/site.ts';
-import { ACTIVE, expect, failsOnPurpose, fmt, PLACE_TEXT, scrolledTo, setClock, settled, test } from './fixtures.ts';
+import { ACTIVE, expect, failsOnPurpose, fmt, PLACE_TEXT, scrolledTo, test } from './fixtures.ts';
 
 async function jsonLd(page: Page): Promise<Array<Record<string, unknown>>> {
   return page.evaluate(() =>
@@ -16,7 +16,7 @@ async function jsonLd(page: Page): Promise<Array<Record<string, unknown>>> {
 }
 
 test.describe('the host site: its pages', () => {
-  // its heroes' fades, the media row's loop and the hero video are what these tests look at: as a
+  // its heroes' fades and the media row's loop are what these tests look at: as a
   // visitor who has not asked for reduced motion (the suite's default asks for it: playwright.config.ts)
   test.use({ reducedMotion: 'no-preference' });
 
@@ -92,34 +92,6 @@ test.describe('the host site: its pages', () => {
     await expect(page).toHaveURL(/\/about$/);
   });
 
-  test('home: the media row stands still and videos stay posters under reduced motion', async ({ browser, data }) => {
-    const context = await setClock(await browser.newContext({ reducedMotion: 'reduce' }));
-    const page = await context.newPage();
-    await page.goto(`${data.url}/`);
-    await page.waitForLoadState('load');
-    expect(await page.locator('.marquee__track').evaluate((el) => getComputedStyle(el).animationName)).toBe('none');
-    await settled(page);
-    await expect(page.locator('.hero--home video source')).toHaveCount(0);
-    await context.close();
-  });
-
-  test('home: the hero video loops muted once the page has loaded', async ({ page, data }) => {
-    await page.goto(`${data.url}/`);
-    const video = page.locator('.hero--home video');
-    await expect(video.locator('source')).toHaveCount(2);
-    expect(
-      await video.evaluate((v: HTMLVideoElement) => ({ muted: v.muted, loop: v.loop, playsInline: v.playsInline })),
-    ).toEqual({
-      muted: true,
-      loop: true,
-      playsInline: true,
-    });
-    await expect(video).toContainText('Your browser does not support the video tag.');
-    await expect
-      .poll(() => video.evaluate((v: HTMLVideoElement) => v.readyState), { timeout: 15_000 })
-      .toBeGreaterThanOrEqual(2);
-  });
-
   test('search hero: a known place in the path or ?location= names the hero and presets the city; others keep the default', async ({
     page,
     data,
@@ -156,7 +128,10 @@ test.describe('the host site: its pages', () => {
             h?.querySelector('[data-market-link]')?.getAttribute('href'),
             h?.querySelector<HTMLElement>('[data-hero-market]')?.hidden,
           ],
-          video: h?.querySelector('video')?.getAttribute('data-video'),
+          film: [
+            h?.querySelector('img[data-video]')?.getAttribute('data-video'),
+            h?.querySelector('img[data-video]')?.getAttribute('src'),
+          ],
           head: [
             ...d.head.querySelectorAll(
               'title, meta[name="description"], meta[property="og:title"], meta[property="og:description"]',
