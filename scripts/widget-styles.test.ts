@@ -1,5 +1,11 @@
+import { readFileSync } from 'node:fs';
+import { resolve } from 'node:path';
+import sharp from 'sharp';
 import { describe, expect, it } from 'vitest';
-import { candidateClasses, compileWidgetCss } from './widget-styles.ts';
+import { CHEVRON_PNG } from '../widgets/property-search/select.ts';
+import { candidateClasses, compileWidgetCss, sources } from './widget-styles.ts';
+
+const widgets = resolve(import.meta.dirname, '../widgets');
 
 describe('the utilities compiled at build time (scripts/widget-styles.ts)', () => {
   it('takes the words of strings and templates, not of comments', () => {
@@ -33,5 +39,15 @@ const b = \`rounded-full \${on ? 'bg-primary text-primary-contrast' : 'bg-surfac
     expect(css).toContain('@container exp (min-width: 768px){.cq-md\\:p-6{padding:calc(var(--exp-spacing, 4px) * 6)}}');
     expect(css).toContain('.cq-lg\\:grid-cols-\\[minmax\\(0\\,1fr\\)_340px\\]');
     expect(css).not.toMatch(/\d+(\.\d+)?rem\b/);
+  });
+
+  it("draws no SVG image in the elements' CSS (the browser parses each as a document on its main thread): the select's chevron is its path as a PNG", async () => {
+    expect(sources(widgets).filter((f) => /url\(\s*["']?data:image\/svg/.test(readFileSync(f, 'utf8')))).toEqual([]);
+    const path = `<svg xmlns='http://www.w3.org/2000/svg' width='24' height='24' viewBox='0 0 24 24' fill='none' stroke='#475569' stroke-width='2.5' stroke-linecap='round' stroke-linejoin='round'><path d='M6 9l6 6 6-6'/></svg>`;
+    const pixels = (image: Buffer) => sharp(image).ensureAlpha().raw().toBuffer({ resolveWithObject: true });
+    const drawn = await pixels(Buffer.from(path));
+    const shipped = await pixels(Buffer.from(CHEVRON_PNG, 'base64'));
+    expect(shipped.info).toMatchObject({ width: 24, height: 24, channels: 4 });
+    expect(shipped.data.equals(drawn.data)).toBe(true);
   });
 });

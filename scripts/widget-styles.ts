@@ -13,7 +13,8 @@ import type { Plugin } from 'vite';
 import { twindConfig } from '../widgets/lib/twind-config.ts';
 import { unitFiles, unitModules, WIDGETS } from './element-graph.ts';
 
-function sources(dir: string): string[] {
+/** The elements' source files below `dir` (tests and locale files left out). */
+export function sources(dir: string): string[] {
   return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
     const path = join(dir, entry.name);
     if (entry.isDirectory()) return entry.name === 'locales' ? [] : sources(path);
