@@ -68,6 +68,9 @@ export function searchHero({ known, name, market, operation }: HeroPlace): Searc
   };
 }
 
+/** A film's poster (site/public/media/video/). */
+export const posterPath = (video: string) => `/media/video/${video}-poster.webp`;
+
 /**
  * A film's place in the page (a hero's, or a section's behind its text): its poster as an image, which
  * paints at once and is found by the browser's preload scanner; site/lib/media.ts puts the film over
@@ -79,7 +82,7 @@ export function filmHtml(video: string, where: 'top' | 'below' = 'top'): string 
   return `<img${attrs({
     class: 'hero__media',
     'data-video': video,
-    src: `/media/video/${video}-poster.webp`,
+    src: posterPath(video),
     alt: '',
     width: 960,
     height: 540,

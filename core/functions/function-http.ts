@@ -1,7 +1,9 @@
 /**
- * What every function of ours does with a request before its own work, one place for the inquiry
- * and the saved searches: CORS (preflight, allowed origins), POST only, a JSON body of bounded size,
- * JSON answers that no cache keeps, and the client's address kept only as a salted hash.
+ * What every function of ours does with a request before and after its own work, one place for all
+ * of them: CORS (preflight, allowed origins), POST only, a JSON body of bounded size, JSON answers
+ * that no cache keeps, the client's address kept only as a salted hash; a refused field, a refusal
+ * for now and a failure answered in one wording; and the shell of the functions whose calls are
+ * actions (serveActions).
  */
 import { corsFor, functionPreflightHeaders } from './cors.ts';
 import type { Sql } from './sql.ts';
@@ -217,10 +219,7 @@ export function serveActions<A extends string, C = unknown>(
     if (read instanceof Response) return read;
     const { cors, body } = read;
     const action = body.action ?? service.defaultAction;
-    if (!(service.actions as readonly unknown[]).includes(action)) {
-      const no = refusedField('action');
-      return json(no.status, no.body, cors);
-    }
+    if (!(service.actions as readonly unknown[]).includes(action)) return answer(refusedField('action'), cors);
     try {
       const outcome = await act(action as A, body, request, context);
       if (outcome.queued) service.onQueued?.();

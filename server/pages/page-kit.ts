@@ -8,6 +8,7 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import type { Lang } from '../../core/lang.ts';
 import { cleanPath, twinPath } from '../../core/routes.ts';
+import { posterPath } from '../../core/search-hero.ts';
 import { LRUCache } from 'lru-cache';
 import { finishHead, prepareTemplate, shapeOf, type HeadInfo } from './head.tsx';
 import type { ImageSources } from './images.ts';
@@ -51,7 +52,7 @@ const MAP_ELEMENTS =
   /<exp-(?:property-search|property-map|property-detail|home-valuation|featured-listings|saved-listings|agent-profile)\b(?![^>]*\stile-url=)/g;
 
 /** the picture of a page without its own (the home page's hero) */
-export const DEFAULT_PICTURE = '/media/video/quito-poster.webp';
+export const DEFAULT_PICTURE = posterPath('quito');
 
 export type PageKit = ReturnType<typeof createPageKit>;
 

@@ -4,12 +4,12 @@
  * it once the page has loaded and the poster is near the viewport, and never for visitors who asked
  * for reduced motion or to save data. A film not in view is paused.
  */
+import { posterPath } from '../../core/search-hero.ts';
+
 const SOURCES = (name: string) => [
   { src: `/media/video/${name}.webm`, type: 'video/webm' },
   { src: `/media/video/${name}.mp4`, type: 'video/mp4' },
 ];
-
-const posterOf = (name: string) => `/media/video/${name}-poster.webp`;
 
 function motionAllowed(): boolean {
   const saveData = (navigator as Navigator & { connection?: { saveData?: boolean } }).connection?.saveData === true;
@@ -30,7 +30,7 @@ function play(video: HTMLVideoElement): void {
 
 function load(video: HTMLVideoElement, name: string): void {
   video.dataset.film = name;
-  video.poster = posterOf(name);
+  video.poster = posterPath(name);
   video.replaceChildren(
     ...SOURCES(name).map((s) => Object.assign(document.createElement('source'), { src: s.src, type: s.type })),
   );
@@ -82,7 +82,7 @@ export function startVideos(root: ParentNode = document): void {
 export function setVideo(poster: HTMLImageElement, name: string): void {
   if (poster.dataset.video === name) return;
   poster.dataset.video = name;
-  poster.src = posterOf(name);
+  poster.src = posterPath(name);
   const video = filmOver(poster);
   if (!video) return;
   if (!motionAllowed()) return video.remove();
