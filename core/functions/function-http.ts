@@ -134,7 +134,7 @@ export async function readJsonRequest(
 }
 
 /** readJsonRequest for an action's request: its body must be a JSON object (else 400, `validation`). */
-export async function readJsonObject(
+async function readJsonObject(
   request: Request,
   options: { allowedOrigins: '*' | string[]; maxBytes: number; what: string },
 ): Promise<{ cors: Record<string, string>; body: Record<string, unknown> } | Response> {
