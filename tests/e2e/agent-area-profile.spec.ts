@@ -6,7 +6,7 @@
  */
 import { join } from 'node:path';
 import sharp from 'sharp';
-import { expect, seriousAxeViolations, test, screenshotDir } from './fixtures.ts';
+import { expect, screenshotDir, seriousAxeViolations, sideways, test } from './fixtures.ts';
 import { addAna, cleanUpAgentArea, signIn } from './agent-area-support.ts';
 import { until } from '../support/until.ts';
 
@@ -82,7 +82,7 @@ test.describe("the agents' area: her profile, the team, her listings' weeks", ()
     await page.screenshot({ path: join(shots, 'profile-390.png'), fullPage: true });
     expect(await seriousAxeViolations(page)).toEqual([]);
     await page.setViewportSize({ width: 320, height: 700 });
-    expect(await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth)).toBeLessThanOrEqual(0);
+    expect(await sideways(page)).toBeLessThanOrEqual(0);
     await page.screenshot({ path: join(shots, 'profile-320.png'), fullPage: true });
     // her site kit: the code for her website names her as the owner of its leads, in her colour
     await page.setViewportSize({ width: 390, height: 844 });
@@ -170,7 +170,7 @@ test.describe("the agents' area: her profile, the team, her listings' weeks", ()
     await page.setViewportSize({ width: 1366, height: 900 });
     await page.screenshot({ path: join(shots, 'team-1366.png'), fullPage: true });
     await page.setViewportSize({ width: 320, height: 700 });
-    expect(await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth)).toBeLessThanOrEqual(0);
+    expect(await sideways(page)).toBeLessThanOrEqual(0);
 
     // Bruno signs in on the same phone: the lead is his now, and says why
     await page.setViewportSize({ width: 390, height: 844 });
@@ -224,9 +224,7 @@ test.describe("the agents' area: her profile, the team, her listings' weeks", ()
       expect(await seriousAxeViolations(page)).toEqual([]);
       await page.screenshot({ path: join(shots, 'listings-390.png'), fullPage: true });
       await page.setViewportSize({ width: 320, height: 700 });
-      expect(await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth)).toBeLessThanOrEqual(
-        0,
-      );
+      expect(await sideways(page)).toBeLessThanOrEqual(0);
       expect(consoleErrors).toEqual([]);
     } finally {
       await data.sql('update internal.listings set agent_id = $2::bigint where id = $1::bigint', [

@@ -8,7 +8,7 @@
  * the team and her listings' weeks: agent-area-profile.spec.ts.
  */
 import { join } from 'node:path';
-import { expect, seriousAxeViolations, test, screenshotDir } from './fixtures.ts';
+import { expect, screenshotDir, seriousAxeViolations, sideways, test } from './fixtures.ts';
 import { addAna, cleanUpAgentArea, mails, signIn, to } from './agent-area-support.ts';
 import { readFileSync } from 'node:fs';
 
@@ -132,7 +132,7 @@ test.describe("the agents' area", () => {
 
     expect(await seriousAxeViolations(page)).toEqual([]);
     await page.setViewportSize({ width: 320, height: 700 });
-    expect(await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth)).toBeLessThanOrEqual(0);
+    expect(await sideways(page)).toBeLessThanOrEqual(0);
     // her address where it says whom she signed in as is not broken inside ("…@example.co / m")
     const lines = await page
       .locator('exp-agent-area p')
@@ -246,7 +246,7 @@ test.describe("the agents' area", () => {
 
     expect(await seriousAxeViolations(page)).toEqual([]);
     await page.setViewportSize({ width: 320, height: 700 });
-    expect(await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth)).toBeLessThanOrEqual(0);
+    expect(await sideways(page)).toBeLessThanOrEqual(0);
     await page.screenshot({ path: join(shots, 'hours-320.png'), fullPage: true });
     await area.getByRole('tab', { name: 'Visitas', exact: true }).click();
     await expect(visit.getByText('Confirmada', { exact: true })).toBeVisible();

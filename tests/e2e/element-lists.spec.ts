@@ -4,7 +4,7 @@
  * directory and the home page's featured block start from what their pages carry. (The search's own start from its answer is in
  * site-pages.spec.ts, with its structured data.)
  */
-import { expect, test } from './fixtures.ts';
+import { expect, sideways, test } from './fixtures.ts';
 
 test.describe("the elements' first answers in their pages", () => {
   test('without JavaScript, a search page is its list: the listings, the count and the way on, on a phone as on a desktop', async ({
@@ -23,9 +23,7 @@ test.describe("the elements' first answers in their pages", () => {
       const next = list.getByRole('link', { name: 'Siguiente' });
       await next.scrollIntoViewIfNeeded();
       await expect(next).toBeVisible();
-      expect(await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth), String(width)).toBe(
-        0,
-      );
+      expect(await sideways(page), String(width)).toBe(0);
       await next.click();
       await expect(page).toHaveURL(`${data.url}/es/search-properties/quito?city=Quito&page=2`);
       await expect(page.locator('exp-property-search .search-list__showing')).toHaveText(/^Mostrando 25 - 48 de /);

@@ -193,6 +193,11 @@ const QUIET_FRAME = () =>
     ),
   );
 
+/** How far the page scrolls sideways at its width: 0 when nothing is wider than the window. */
+export async function sideways(page: Page): Promise<number> {
+  return page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+}
+
 /**
  * Waits until what the last step set going has come to rest, on any machine however loaded: no
  * request of the page in flight, no finite animation running, two frames drawn and the browser idle

@@ -14,7 +14,7 @@ import { NOTICE_SECTIONS } from '../../core/protocol/privacy.ts';
 import { withdrawLink } from '../../core/functions/privacy/consents.ts';
 import { SITE } from '../../core/site.ts';
 import { until } from '../support/until.ts';
-import { expect, seriousAxeViolations, test, screenshotDir, scrolledTo } from './fixtures.ts';
+import { expect, screenshotDir, scrolledTo, seriousAxeViolations, sideways, test } from './fixtures.ts';
 
 const shots = screenshotDir('privacy');
 const HER = { name: 'Inés Borrable', email: 'ines.borrable@example.com', phone: '+593 99 765 4321' };
@@ -188,7 +188,7 @@ test.describe("privacy under Ecuador's law", () => {
     await page.setViewportSize({ width: 1366, height: 900 });
     await page.screenshot({ path: join(shots, 'my-data-1366.png'), fullPage: true });
     await page.setViewportSize({ width: 320, height: 700 });
-    expect(await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth)).toBeLessThanOrEqual(0);
+    expect(await sideways(page)).toBeLessThanOrEqual(0);
     await page.setViewportSize({ width: 390, height: 844 });
 
     await page.getByRole('button', { name: 'Retirar este consentimiento' }).click();

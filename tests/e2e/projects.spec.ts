@@ -6,7 +6,7 @@
  * sale found by the search for sale, marked with their project; on phones too, with
  * axe.
  */
-import { expect, fmt, search, seriousAxeViolations, test } from './fixtures.ts';
+import { expect, fmt, search, seriousAxeViolations, sideways, test } from './fixtures.ts';
 
 /** the projects the public sees, apart from the search: active, selling a type; `where` on p */
 const PROJECTS = (where = 'true') => `select count(*)::int as n from internal.projects p where p.status = 'active'
@@ -166,7 +166,7 @@ test.describe('new developments', () => {
     const box = await first.boundingBox();
     expect(box?.x).toBeGreaterThanOrEqual(0);
     expect((box?.x ?? 0) + (box?.width ?? 0)).toBeLessThanOrEqual(390);
-    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
+    expect(await sideways(page)).toBeLessThanOrEqual(0);
     // the title is shown on a list of new developments and its head says so
     await expect(page).toHaveTitle(/New developments for sale in Ecuador/);
     expect(await seriousAxeViolations(page)).toEqual([]);
@@ -207,7 +207,7 @@ test.describe('new developments', () => {
     const badges = s.el.locator('[part="unit-of-badge"]');
     await expect(badges).toHaveCount(units.length);
     for (const badge of await badges.allTextContents()) expect(badge).toBe('Obra nueva · Altos de La Carolina');
-    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(320);
+    expect(await sideways(page)).toBeLessThanOrEqual(0);
     expect(await seriousAxeViolations(page)).toEqual([]);
     // its detail: the model of its project, and the way to the project's page
     const first = s.el.locator(`[data-property-id="${units[0]?.id}"]`);
@@ -239,7 +239,7 @@ test.describe('new developments', () => {
         );
       expect(labels).toEqual(heads.slice(1));
     }
-    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(320);
+    expect(await sideways(page)).toBeLessThanOrEqual(0);
     expect(consoleErrors).toEqual([]);
   });
 });

@@ -11,8 +11,17 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import ICAL from 'ical.js';
 import { simpleParser, type ParsedMail } from 'mailparser';
-import type { Page } from '@playwright/test';
-import { ACTIVE, cardIds, expect, fmt, openSearch, seriousAxeViolations, test, screenshotDir } from './fixtures.ts';
+import {
+  ACTIVE,
+  cardIds,
+  expect,
+  fmt,
+  openSearch,
+  screenshotDir,
+  seriousAxeViolations,
+  sideways,
+  test,
+} from './fixtures.ts';
 import { listingPath } from '../../core/routes.ts';
 import { until } from '../support/until.ts';
 
@@ -39,11 +48,6 @@ const calendar = (m: ParsedMail) => {
     event: new ICAL.Event(root.getFirstSubcomponent('vevent') as ICAL.Component),
   };
 };
-
-/** Nothing wider than the page at this width. */
-async function overflow(page: Page): Promise<number> {
-  return page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
-}
 
 test.describe('visits', () => {
   test.use({ timezoneId: 'Europe/Madrid' });
@@ -181,7 +185,7 @@ test.describe('visits', () => {
       await expect(visit.locator('[part~="visit-time"]').first()).toBeVisible();
       await expect(visit.getByText('Horas en tu zona horaria (Europe/Madrid)')).toBeVisible();
       await visit.locator('[part~="visit-time"]').first().click();
-      expect(await overflow(page)).toBeLessThanOrEqual(0);
+      expect(await sideways(page)).toBeLessThanOrEqual(0);
       const box = await visit.boundingBox();
       expect((box?.x ?? 0) + (box?.width ?? 0)).toBeLessThanOrEqual(width);
       expect(await seriousAxeViolations(page, 'exp-property-detail')).toEqual([]);
