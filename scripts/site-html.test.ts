@@ -9,10 +9,12 @@ import {
   bootScript,
   expandEach,
   expandHero,
+  expandIcons,
   expandSearchHero,
   expandSections,
   fillLinks,
   sitePage,
+  SITE_ICONS,
 } from './site-html.ts';
 import { languagePreloads, widgetPreloads } from './page-preloads.ts';
 import { SEARCH_HERO_END, SEARCH_HERO_START } from '../core/search-hero.ts';
@@ -56,6 +58,34 @@ describe('the site build (scripts/site-html.ts)', () => {
       'join.html cuenca first',
       'search-properties.html quito first',
     ]);
+  });
+
+  it('draws no SVG image on any page of the site (a document of its own each, on the main thread): icons inline, press names as text, ticks in CSS', () => {
+    const css = readFileSync(join(root, 'site/site.css'), 'utf8');
+    expect(css).not.toMatch(/url\(\s*["']?[^)]*(?:\.svg|image\/svg)/);
+    const shown: string[] = [];
+    for (const page of readdirSync(join(root, 'site')).filter((f) => f.endsWith('.html'))) {
+      const { html } = fillTexts(sitePage(readFileSync(join(root, 'site', page), 'utf8')), en, { es });
+      expect(html, page).not.toMatch(/<(?:img|image|source|input)\b[^>]*\.svg\b|<!--exp:icon/);
+      for (const m of html.matchAll(/<span class="tile__icon"><svg class="icon" ([^>]*)>/g))
+        shown.push(`${page} ${m[1]}`);
+    }
+    // the join page's six reasons, each an inline drawing hidden from screen readers
+    expect(shown).toHaveLength(6);
+    for (const s of shown) expect(s).toMatch(/^join\.html .*stroke="currentColor".*aria-hidden="true"/);
+    // the press names as text in both languages, not images
+    const home = fillTexts(sitePage(readFileSync(join(root, 'site/index.html'), 'utf8')), en, { es }).html;
+    expect([...home.matchAll(/<span class="wordmark[^"]*"[^>]*>([^<]+)</g)].map((m) => m[1]).slice(0, 5)).toEqual(
+      Object.values(en.site.home.press.outlets),
+    );
+  });
+
+  it('writes an icon inline where a page names it (expandIcons), and fails the build on a name it does not have', () => {
+    const out = expandIcons('<span><!--exp:icon name="cloud"--></span>');
+    expect(out).toBe(
+      `<span><svg class="icon" viewBox="0 0 24 24" width="24" height="24" fill="none" stroke="currentColor" stroke-width="2" stroke-linecap="round" stroke-linejoin="round" aria-hidden="true" focusable="false">${SITE_ICONS.cloud}</svg></span>`,
+    );
+    expect(() => expandIcons('<!--exp:icon name="nope"-->')).toThrow(/names no icon: nope/);
   });
 
   it('writes the frame every page shares once (sitePage): the head, the skip link, the header, main and the footer around the content', () => {

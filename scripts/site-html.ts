@@ -182,6 +182,29 @@ export function expandFilm(html: string): string {
 }
 
 /**
+ * The site's drawn icons (24 px, stroked in the text's colour), written into the page as inline SVG
+ * where a page says `<!--exp:icon name="cloud"-->`: not an SVG image (a CSS mask or an `<img>`),
+ * which the browser makes a document of its own for (docs/benchmarks.md, "Measured apart").
+ */
+export const SITE_ICONS: Readonly<Record<string, string>> = {
+  revenue: '<circle cx="7" cy="7" r="2.5"/><circle cx="17" cy="17" r="2.5"/><path d="M19 5 5 19"/>',
+  ownership: '<path d="M12 3l2.8 5.7 6.2.9-4.5 4.4 1.1 6.2L12 17.3l-5.6 2.9 1.1-6.2L3 9.6l6.2-.9z"/>',
+  cloud: '<path d="M7 18h10a4 4 0 0 0 .6-7.95A6 6 0 0 0 6.1 9.5 4.25 4.25 0 0 0 7 18z"/>',
+  referrals: '<path d="M4 8h14M14 4l4 4-4 4M20 16H6M10 12l-4 4 4 4"/>',
+  training: '<path d="M4 20h4L19 9l-4-4L4 16z"/><path d="M13.5 6.5l4 4"/>',
+  tools:
+    '<path d="M15 4.5a4.5 4.5 0 0 0-5.6 5.6L3.5 16a1.8 1.8 0 0 0 2.5 2.5l5.9-5.9a4.5 4.5 0 0 0 5.6-5.6l-2.6 2.6-2.3-.3-.3-2.3z"/>',
+};
+
+export function expandIcons(html: string): string {
+  return html.replace(/<!--exp:icon name="([a-z-]+)"-->/g, (_m, name: string) => {
+    const shapes = SITE_ICONS[name];
+    if (!shapes) throw new Error(`<!--exp:icon--> names no icon: ${name}`);
+    return `<svg class="icon" viewBox="0 0 24 24" width="24" height="24" fill="none" stroke="currentColor" stroke-width="2" stroke-linecap="round" stroke-linejoin="round" aria-hidden="true" focusable="false">${shapes}</svg>`;
+  });
+}
+
+/**
  * The search page's hero as core/search-hero.ts describes it with no place (the server writes a
  * place's in its stead): `<!--exp:search-hero-->` on a line of its own.
  */
@@ -200,7 +223,7 @@ export function expandSearchHero(html: string): string {
  *   <!--exp:page page="agent" meta="agent" tone="dark" main="plain page-offset" preload="/media/x.webp"-->
  * `page` is the body's data-page (site.ts), `meta` the group of its title and description under
  * site.meta, `tone` the header's, `main` the main's classes, `preload` an image the first paint
- * needs. The hero (expandHero, expandSearchHero), a section's film (expandFilm), sections with their heading (expandSections) and lists (expandEach)
+ * needs. The hero (expandHero, expandSearchHero), a section's film (expandFilm), sections with their heading (expandSections), lists (expandEach) and icons (expandIcons)
  * in the content are written once. A file without the line is left as it is.
  */
 export function sitePage(source: string): string {
@@ -209,8 +232,8 @@ export function sitePage(source: string): string {
   const o = blockOptions(m[1] as string);
   if (!o.page || !o.meta) throw new Error(`<!--exp:page--> needs page and meta: ${m[0]}`);
   const attr = (name: string, value: string | undefined) => (value ? ` ${name}="${escapeHtml(value)}"` : '');
-  const content = expandEach(
-    expandSections(expandHero(expandFilm(expandSearchHero(source.slice(m[0].length))))),
+  const content = expandIcons(
+    expandEach(expandSections(expandHero(expandFilm(expandSearchHero(source.slice(m[0].length)))))),
   ).replace(/\s+$/, '');
   return [
     '<!doctype html>',
