@@ -67,8 +67,7 @@ describe('the site build (scripts/site-html.ts)', () => {
     for (const page of readdirSync(join(root, 'site')).filter((f) => f.endsWith('.html'))) {
       const { html } = fillTexts(sitePage(readFileSync(join(root, 'site', page), 'utf8')), en, { es });
       expect(html, page).not.toMatch(/<(?:img|image|source|input)\b[^>]*\.svg\b|<!--exp:icon/);
-      for (const m of html.matchAll(/<span class="tile__icon"><svg class="icon" ([^>]*)>/g))
-        shown.push(`${page} ${m[1]}`);
+      for (const m of html.matchAll(/<span class="tile__icon"><svg ([^>]*)>/g)) shown.push(`${page} ${m[1]}`);
     }
     // the join page's six reasons, each an inline drawing hidden from screen readers
     expect(shown).toHaveLength(6);
@@ -83,7 +82,7 @@ describe('the site build (scripts/site-html.ts)', () => {
   it('writes an icon inline where a page names it (expandIcons), and fails the build on a name it does not have', () => {
     const out = expandIcons('<span><!--exp:icon name="cloud"--></span>');
     expect(out).toBe(
-      `<span><svg class="icon" viewBox="0 0 24 24" width="24" height="24" fill="none" stroke="currentColor" stroke-width="2" stroke-linecap="round" stroke-linejoin="round" aria-hidden="true" focusable="false">${SITE_ICONS.cloud}</svg></span>`,
+      `<span><svg viewBox="0 0 24 24" width="24" height="24" fill="none" stroke="currentColor" stroke-width="2" stroke-linecap="round" stroke-linejoin="round" aria-hidden="true" focusable="false">${SITE_ICONS.cloud}</svg></span>`,
     );
     expect(() => expandIcons('<!--exp:icon name="nope"-->')).toThrow(/names no icon: nope/);
   });

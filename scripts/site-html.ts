@@ -196,11 +196,12 @@ export const SITE_ICONS: Readonly<Record<string, string>> = {
     '<path d="M15 4.5a4.5 4.5 0 0 0-5.6 5.6L3.5 16a1.8 1.8 0 0 0 2.5 2.5l5.9-5.9a4.5 4.5 0 0 0 5.6-5.6l-2.6 2.6-2.3-.3-.3-2.3z"/>',
 };
 
+/** Each `<!--exp:icon name="…"-->` of a page as its inline SVG, hidden from screen readers; a name not in SITE_ICONS fails the build. */
 export function expandIcons(html: string): string {
   return html.replace(/<!--exp:icon name="([a-z-]+)"-->/g, (_m, name: string) => {
     const shapes = SITE_ICONS[name];
     if (!shapes) throw new Error(`<!--exp:icon--> names no icon: ${name}`);
-    return `<svg class="icon" viewBox="0 0 24 24" width="24" height="24" fill="none" stroke="currentColor" stroke-width="2" stroke-linecap="round" stroke-linejoin="round" aria-hidden="true" focusable="false">${shapes}</svg>`;
+    return `<svg viewBox="0 0 24 24" width="24" height="24" fill="none" stroke="currentColor" stroke-width="2" stroke-linecap="round" stroke-linejoin="round" aria-hidden="true" focusable="false">${shapes}</svg>`;
   });
 }
 
