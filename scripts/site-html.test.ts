@@ -72,11 +72,14 @@ describe('the site build (scripts/site-html.ts)', () => {
     // the join page's six reasons, each an inline drawing hidden from screen readers
     expect(shown).toHaveLength(6);
     for (const s of shown) expect(s).toMatch(/^join\.html .*stroke="currentColor".*aria-hidden="true"/);
-    // the press names as text in both languages, not images
+    // the press names as text, not images, written once: the marquee's second copy hidden from screen readers
     const home = fillTexts(sitePage(readFileSync(join(root, 'site/index.html'), 'utf8')), en, { es }).html;
-    expect([...home.matchAll(/<span class="wordmark[^"]*"[^>]*>([^<]+)</g)].map((m) => m[1]).slice(0, 5)).toEqual(
-      Object.values(en.site.home.press.outlets),
-    );
+    const lists = [...home.matchAll(/<ul class="marquee__list" aria-hidden="(\w+)">([\s\S]*?)<\/ul>/g)];
+    expect(lists.map((m) => m[1])).toEqual(['false', 'true']);
+    for (const [, , list] of lists)
+      expect([...(list as string).matchAll(/<span class="wordmark[^"]*"[^>]*>([^<]+)</g)].map((m) => m[1])).toEqual(
+        Object.values(en.site.home.press.outlets),
+      );
   });
 
   it('writes an icon inline where a page names it (expandIcons), and fails the build on a name it does not have', () => {
