@@ -1,11 +1,13 @@
 import { expect } from '@esm-bundle/chai';
 import {
+  API_URL,
   cleanup,
   expectAccessible,
   loadBundle,
   mount,
   nextFrame,
   oneEvent,
+  quiet,
   shadow,
   shadowAll,
   SINGLE_FILE_URL,
@@ -121,5 +123,32 @@ describe('<exp-language-switch>', () => {
   it('has no serious accessibility violations', async () => {
     const el = await mount('<exp-language-switch></exp-language-switch>', 'exp-language-switch', 'button');
     await expectAccessible(el);
+  });
+
+  it("draws an element again for its own reasons only: another element's Spanish texts arriving do not draw it (each did, whole, in one task)", async () => {
+    const [listing] = (await (
+      await fetch(`${API_URL}/rest/v1/listings?select=id&country_code=eq.EC&order=id&limit=1`)
+    ).json()) as Array<{ id: number }>;
+    const detail = await mount(
+      `<exp-property-detail lang="es" api-url="${API_URL}" listing-id="${listing?.id}" show-similar="false" show-location="false"></exp-property-detail>`,
+      'exp-property-detail',
+      '[part="facts"]',
+    );
+    await quiet(300);
+    const renders = Number(detail.getAttribute('data-renders'));
+    expect(renders).to.be.above(0);
+    // an element whose texts the page does not have in Spanish yet: they arrive, and it shows them
+    const footer = await mount('<exp-site-footer lang="es"></exp-site-footer>', 'exp-site-footer', '[part="footer"]');
+    await waitFor(
+      () => footer.shadowRoot?.textContent?.includes('Todos los derechos reservados'),
+      8000,
+      'the footer in Spanish',
+    );
+    await quiet(300);
+    expect(Number(detail.getAttribute('data-renders'))).to.equal(renders);
+    // its own language still draws it: in English, in English
+    detail.setAttribute('lang', 'en');
+    await waitFor(() => shadow(detail, '[part="facts"]').closest('[lang="en"]'), 8000, 'the detail in English');
+    expect(Number(detail.getAttribute('data-renders'))).to.be.above(renders);
   });
 });

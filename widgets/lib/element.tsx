@@ -209,9 +209,16 @@ export function defineElement<S extends AttrSchema>(def: ElementDefinition<S>): 
     );
     if (errors.length) reportAttributeErrors(def.tag, errors);
     // the component's first render runs as a background (time-sliced) update: a page with several
-    // elements never blocks the main thread for long, and the host page stays responsive
-    const started = useDeferredValue(true, false);
-    const ready = started && (have || shown !== null);
+    // elements never blocks the main thread for long, and the host page stays responsive. Also when
+    // it waits for its language's texts (a Spanish page): their arrival is a signal, which React
+    // renders at once and whole (useSignals is a useSyncExternalStore), so the first render follows
+    // it deferred, not in that update (docs/benchmarks.md, "Measured apart")
+    const ready = useDeferredValue(have || shown !== null, false);
+    // the component itself re-renders for its own reasons only (its attributes, the context: its
+    // language), not each time another element's or part's texts arrive: every such arrival renders
+    // each element's host at once and whole, and on a Spanish listing page that re-drew the whole
+    // detail in one task, once per element the page defined (docs/benchmarks.md, "Measured apart")
+    const inner = useMemo(() => <Inner {...(values as ElementProps<S>)} />, [values]);
     useLayoutEffect(() => {
       for (const child of [...shadowRoot.children]) if (child.hasAttribute('data-exp-placeholder')) child.remove();
     }, [shadowRoot]);
@@ -221,7 +228,7 @@ export function defineElement<S extends AttrSchema>(def: ElementDefinition<S>): 
           <AttributeErrors errors={errors} t={t} tag={def.tag} />
           {ready ? (
             <ErrorBoundary t={t} tag={def.tag}>
-              <Inner {...(values as ElementProps<S>)} />
+              {inner}
             </ErrorBoundary>
           ) : // until then, what the page put inside the element (a server-rendered listing) stays
           // shown, in the space the element will take

@@ -31,6 +31,8 @@ export function PropertyDetailElement({
   tileAttribution,
 }: ElementProps<typeof propertyDetailAttributes>) {
   const { t, api, host, site, lang } = useElement();
+  // the test build counts the detail's renders (tests/browser/language-switch.test.ts)
+  if (import.meta.env.EXP_TEST_HOOKS) host.dataset.renders = String(Number(host.dataset.renders ?? 0) + 1);
   const id = listingId?.trim() ?? '';
   const [state, setState] = useState<{
     id: string;
