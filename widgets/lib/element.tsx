@@ -208,16 +208,12 @@ export function defineElement<S extends AttrSchema>(def: ElementDefinition<S>): 
       [host, shadowRoot, lang, t, api, site, toaster, leadAgentId],
     );
     if (errors.length) reportAttributeErrors(def.tag, errors);
-    // the component's first render runs as a background (time-sliced) update: a page with several
-    // elements never blocks the main thread for long, and the host page stays responsive. Also when
-    // it waits for its language's texts (a Spanish page): their arrival is a signal, which React
-    // renders at once and whole (useSignals is a useSyncExternalStore), so the first render follows
-    // it deferred, not in that update (docs/benchmarks.md, "Measured apart")
+    // the component's first render runs as a background (time-sliced) update, also when it waits for
+    // its language's texts: a page with several elements never blocks the main thread for long. Their
+    // arrival is a signal, which React renders at once and whole (useSignals is a
+    // useSyncExternalStore), so the component is memoised: it renders again for its attributes and
+    // its context (its language), not for another element's texts (docs/benchmarks.md, "Measured apart")
     const ready = useDeferredValue(have || shown !== null, false);
-    // the component itself re-renders for its own reasons only (its attributes, the context: its
-    // language), not each time another element's or part's texts arrive: every such arrival renders
-    // each element's host at once and whole, and on a Spanish listing page that re-drew the whole
-    // detail in one task, once per element the page defined (docs/benchmarks.md, "Measured apart")
     const inner = useMemo(() => <Inner {...(values as ElementProps<S>)} />, [values]);
     useLayoutEffect(() => {
       for (const child of [...shadowRoot.children]) if (child.hasAttribute('data-exp-placeholder')) child.remove();
