@@ -32,6 +32,7 @@ import { lazyChunk } from '../lib/lazy-chunk.ts';
 import type { FilterSheet as Sheet } from './filter-sheet.tsx';
 import type { MoreFields as More } from './more-filters.tsx';
 import { FormField } from '../lib/ui/form-field.tsx';
+import { useMediaQuery } from '../lib/media-query.ts';
 
 /** the phone's filter sheet (filter-sheet.tsx): its own chunk, loaded when first opened */
 const loadSheet = lazyChunk(() => import('./filter-sheet.tsx'));
@@ -39,6 +40,12 @@ const loadSheet = lazyChunk(() => import('./filter-sheet.tsx'));
 const loadMore = lazyChunk(() => import('./more-filters.tsx'));
 /** below this width (the container's md) the other filters open in the sheet */
 const SHEET_BELOW = 768;
+/**
+ * A viewport below that width: the element in it is narrower still, so the bar's fields after the
+ * type would be hidden by its container query; they are not rendered at all (a fifth of the bar's
+ * first render on a phone, docs/benchmarks.md "Measured apart"), and the sheet renders its own.
+ */
+const PHONE = `(max-width: ${SHEET_BELOW - 0.02}px)`;
 
 /** The filter bar's controls, as the filter table places them (core/protocol/filters.ts). */
 const IN_BAR = FILTERS.filter((f) => f.control?.in === 'bar' && f.kind === 'number') as Array<
@@ -122,6 +129,7 @@ export function FilterBar({ applied, propertyTypes, onSubmit, rest, onOpenListin
   const [sheet, setSheet] = useState<{ Component: typeof Sheet; open: boolean } | null>(null);
   const [MoreFields, setMoreFields] = useState<typeof More | null>(null);
   const form = useRef<HTMLFormElement>(null);
+  const phone = useMediaQuery(PHONE);
   // a new applied search (a chip removed, the address changed) becomes the draft: adjusted while
   // rendering, as React advises, not in an effect that drew the bar twice at every start
   const [drafted, setDrafted] = useState(applied);
@@ -290,7 +298,7 @@ export function FilterBar({ applied, propertyTypes, onSubmit, rest, onOpenListin
             { value: '', label: t('search.filters.any') },
             ...types.map((x) => ({ value: x, label: typeLabel(x, t) })),
           ])}
-          {secondary(`${fieldClass} ${extra}`, id)}
+          {phone && !expanded ? null : secondary(`${fieldClass} ${extra}`, id)}
           <div className="col-span-2 cq-md:col-span-1 flex gap-2">
             <button
               type="button"
