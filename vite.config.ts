@@ -20,7 +20,7 @@ const here = import.meta.dirname;
  * Everything else (each element's utilities and texts, listing UI, the map, ...) is split by use.
  */
 const RUNTIME =
-  /node_modules[\\/](react|react-dom|scheduler|@r2wc|@supabase[\\/]postgrest-js|@preact|use-sync-external-store)[\\/]|widgets[\\/]lib[\\/](element|attributes|config|define|events|i18n|styles|toast|lazy-chunk|main-thread|page-answer|ui[\\/]form-field|ui[\\/]options|site-links|visits[\\/]intent|ui[\\/]icons[\\/](icon|search|pin|heart))\.tsx?$|widgets[\\/]lib[\\/]data[\\/](client|text)\.ts$|core[\\/]protocol[\\/](format|text|safe-urls)\.ts$|core[\\/](translate|lang|clock)\.ts$|virtual:exp-texts\/base$|exp-use-sync-external-store$/;
+  /node_modules[\\/](react|react-dom|scheduler|@r2wc|@supabase[\\/]postgrest-js|@preact|use-sync-external-store)[\\/]|widgets[\\/]lib[\\/](element|attributes|config|define|events|i18n|styles|toast|lazy-chunk|main-thread|page-answer|ui[\\/]form-field|ui[\\/]select-field|ui[\\/]options|site-links|visits[\\/]intent|ui[\\/]icons[\\/](icon|search|pin|heart))\.tsx?$|widgets[\\/]lib[\\/]data[\\/](client|text)\.ts$|core[\\/]protocol[\\/](format|text|safe-urls)\.ts$|core[\\/](translate|lang|clock)\.ts$|virtual:exp-texts\/base$|exp-use-sync-external-store$/;
 
 /**
  * The location box and its suggestions, which the search and the valuation load: one chunk, not

@@ -11,7 +11,9 @@ import { parseEstimate } from '../../core/protocol/valuation.ts';
 import { LEAD_STATUSES, leadWhy, moveLead, type Lead, type LeadStatus } from '../lib/data/agent-area.ts';
 import { reassignLead, type TeamAgent } from '../lib/data/agent-team.ts';
 import { useElement } from '../lib/element.tsx';
-import { card, field, link, primary } from './ui.ts';
+import { card, field, label, link, primary } from './ui.ts';
+import { FormField } from '../lib/ui/form-field.tsx';
+import { SelectField } from '../lib/ui/select-field.tsx';
 
 export function LeadCard({
   lead,
@@ -136,42 +138,34 @@ export function LeadCard({
       </button>
       {open ? (
         <form onSubmit={save} className="flex flex-col gap-2" part="move">
-          <label htmlFor={`${id}-status`} className="font-semibold text-ink">
-            {t('agentArea.statusLabel')}
-          </label>
-          <select
+          <SelectField
             id={`${id}-status`}
+            labelClassName={label}
+            selectClassName={field}
+            label={t('agentArea.statusLabel')}
             value={status}
-            onChange={(e) => setStatus(e.target.value as LeadStatus)}
-            className={field}
-          >
-            {LEAD_STATUSES.map((s) => (
-              <option key={s} value={s}>
-                {t(`agentArea.status.${s}`)}
-              </option>
-            ))}
-          </select>
-          <label htmlFor={`${id}-follow`} className="font-semibold text-ink">
-            {t('agentArea.followUp')}
-          </label>
-          <input
-            id={`${id}-follow`}
-            type="date"
-            value={followUp}
-            onChange={(e) => setFollowUp(e.target.value)}
-            className={field}
+            onChange={(v) => setStatus(v as LeadStatus)}
+            options={LEAD_STATUSES.map((s) => ({ value: s, label: t(`agentArea.status.${s}`) }))}
           />
-          <label htmlFor={`${id}-note`} className="font-semibold text-ink">
-            {t('agentArea.note')}
-          </label>
-          <textarea
-            id={`${id}-note`}
-            rows={2}
-            maxLength={4000}
-            value={note}
-            onChange={(e) => setNote(e.target.value)}
-            className={`${field} h-auto py-2`}
-          />
+          <FormField controlId={`${id}-follow`} label={t('agentArea.followUp')} labelClassName={label}>
+            <input
+              id={`${id}-follow`}
+              type="date"
+              value={followUp}
+              onChange={(e) => setFollowUp(e.target.value)}
+              className={field}
+            />
+          </FormField>
+          <FormField controlId={`${id}-note`} label={t('agentArea.note')} labelClassName={label}>
+            <textarea
+              id={`${id}-note`}
+              rows={2}
+              maxLength={4000}
+              value={note}
+              onChange={(e) => setNote(e.target.value)}
+              className={`${field} h-auto py-2`}
+            />
+          </FormField>
           <button type="submit" disabled={saving === 'saving'} className={primary}>
             {t('agentArea.save')}
           </button>
@@ -222,30 +216,31 @@ function GiveTo({
   };
   return (
     <form onSubmit={give} className="flex flex-col gap-2 border-t border-line pt-3" part="give">
-      <label htmlFor={`${id}-to`} className="font-semibold text-ink">
-        {t('agentArea.giveTo')}
-      </label>
-      <select id={`${id}-to`} required value={to} onChange={(e) => setTo(e.target.value)} className={field}>
-        <option value="">{t('agentArea.chooseAgent')}</option>
-        <option value="team">{t('agentArea.theTeam')}</option>
-        {agents
-          .filter((a) => a.active && a.id !== lead.owner_agent_id)
-          .map((a) => (
-            <option key={a.id} value={String(a.id)}>
-              {a.name}
-            </option>
-          ))}
-      </select>
-      <label htmlFor={`${id}-why`} className="font-semibold text-ink">
-        {t('agentArea.giveWhy')}
-      </label>
-      <input
-        id={`${id}-why`}
-        maxLength={300}
-        value={reason}
-        onChange={(e) => setReason(e.target.value)}
-        className={field}
+      <SelectField
+        id={`${id}-to`}
+        labelClassName={label}
+        selectClassName={field}
+        label={t('agentArea.giveTo')}
+        value={to}
+        onChange={setTo}
+        required
+        options={[
+          { value: '', label: t('agentArea.chooseAgent') },
+          { value: 'team', label: t('agentArea.theTeam') },
+          ...agents
+            .filter((a) => a.active && a.id !== lead.owner_agent_id)
+            .map((a) => ({ value: String(a.id), label: a.name })),
+        ]}
       />
+      <FormField controlId={`${id}-why`} label={t('agentArea.giveWhy')} labelClassName={label}>
+        <input
+          id={`${id}-why`}
+          maxLength={300}
+          value={reason}
+          onChange={(e) => setReason(e.target.value)}
+          className={field}
+        />
+      </FormField>
       <button type="submit" className={primary} disabled={state === 'busy' || !to}>
         {t('agentArea.give')}
       </button>

@@ -16,6 +16,7 @@ import {
   leadSource,
   leadsCsv,
   type Lead,
+  LEAD_KINDS,
   type LeadKind,
   type LeadStatus,
   type AlertLead,
@@ -25,7 +26,8 @@ import { describeSearch, frequencyLabel } from '../../core/protocol/alerts.ts';
 import type { FilterArgs } from '../../core/protocol/filters.ts';
 import { useElement } from '../lib/element.tsx';
 import { LeadCard } from './lead-card.tsx';
-import { card, field, link, secondary } from './ui.ts';
+import { SelectField } from '../lib/ui/select-field.tsx';
+import { card, field, label, link, secondary } from './ui.ts';
 import { ListStatus } from './status.tsx';
 import { ecuadorTimes, type EcuadorTimes } from './when.ts';
 
@@ -140,6 +142,39 @@ export function Leads({
     setTimeout(() => URL.revokeObjectURL(link.href), 10_000);
   };
   const dates = useMemo(() => ecuadorTimes(t), [t]);
+  // by status, by what the lead asked about, by where it came from (a source may be '': unknown)
+  const filters = [
+    {
+      key: 'status',
+      label: t('agentArea.filterStatus'),
+      value: status,
+      onChange: (v: string) => setStatus(v as LeadStatus | ''),
+      options: [
+        { value: '', label: t('agentArea.allStatuses') },
+        ...LEAD_STATUSES.map((s) => ({ value: s, label: t(`agentArea.status.${s}`) })),
+      ],
+    },
+    {
+      key: 'kind',
+      label: t('agentArea.filterKind'),
+      value: kind,
+      onChange: (v: string) => setKind(v as LeadKind | ''),
+      options: [
+        { value: '', label: t('agentArea.allKinds') },
+        ...LEAD_KINDS.map((k) => ({ value: k, label: t(`agentArea.kind.${k}`) })),
+      ],
+    },
+    {
+      key: 'source',
+      label: t('agentArea.filterSource'),
+      value: source === null ? '*' : `=${source}`,
+      onChange: (v: string) => setSource(v === '*' ? null : v.slice(1)),
+      options: [
+        { value: '*', label: t('agentArea.allSources') },
+        ...sources.map((s) => ({ value: `=${s}`, label: s || t('agentArea.unknownSource') })),
+      ],
+    },
+  ];
 
   return (
     <section className="flex flex-col gap-4" part="leads" aria-labelledby={`${id}-leads`}>
@@ -148,63 +183,16 @@ export function Leads({
       </h2>
       {/* the filters side by side where there is room (a desk), one under the other on a phone */}
       <div className="grid gap-3 cq-md:grid-cols-3" part="filters">
-        <div className="flex flex-col gap-1">
-          <label htmlFor={`${id}-status`} className="font-semibold text-ink">
-            {t('agentArea.filterStatus')}
-          </label>
-          <select
-            id={`${id}-status`}
-            value={status}
-            onChange={(e) => setStatus(e.target.value as LeadStatus | '')}
-            className={field}
-            part="status-filter"
-          >
-            <option value="">{t('agentArea.allStatuses')}</option>
-            {LEAD_STATUSES.map((s) => (
-              <option key={s} value={s}>
-                {t(`agentArea.status.${s}`)}
-              </option>
-            ))}
-          </select>
-        </div>
-        <div className="flex flex-col gap-1">
-          <label htmlFor={`${id}-kind`} className="font-semibold text-ink">
-            {t('agentArea.filterKind')}
-          </label>
-          <select
-            id={`${id}-kind`}
-            value={kind}
-            onChange={(e) => setKind(e.target.value as LeadKind | '')}
-            className={field}
-            part="kind-filter"
-          >
-            <option value="">{t('agentArea.allKinds')}</option>
-            {(['listing', 'valuation', 'general'] as const).map((k) => (
-              <option key={k} value={k}>
-                {t(`agentArea.kind.${k}`)}
-              </option>
-            ))}
-          </select>
-        </div>
-        <div className="flex flex-col gap-1">
-          <label htmlFor={`${id}-source`} className="font-semibold text-ink">
-            {t('agentArea.filterSource')}
-          </label>
-          <select
-            id={`${id}-source`}
-            value={source === null ? '*' : `=${source}`}
-            onChange={(e) => setSource(e.target.value === '*' ? null : e.target.value.slice(1))}
-            className={field}
-            part="source-filter"
-          >
-            <option value="*">{t('agentArea.allSources')}</option>
-            {sources.map((s) => (
-              <option key={s} value={`=${s}`}>
-                {s || t('agentArea.unknownSource')}
-              </option>
-            ))}
-          </select>
-        </div>
+        {filters.map(({ key, ...f }) => (
+          <SelectField
+            key={key}
+            id={`${id}-${key}`}
+            part={`${key}-filter`}
+            labelClassName={label}
+            selectClassName={field}
+            {...f}
+          />
+        ))}
       </div>
       <button type="button" className={link} onClick={download} disabled={!shown.length} part="export">
         {t('agentArea.export')}

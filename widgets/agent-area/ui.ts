@@ -7,3 +7,5 @@ export const secondary =
   'h-12 inline-flex items-center justify-center gap-2 rounded-md border border-line bg-surface px-4 font-semibold text-ink cursor-pointer hover:border-primary disabled:opacity-60';
 export const link = 'p-0 border-0 bg-transparent text-primary font-semibold cursor-pointer hover:underline';
 export const card = 'rounded-brand border border-line bg-surface p-4 flex flex-col gap-3';
+/** a field's label */
+export const label = 'font-semibold text-ink';

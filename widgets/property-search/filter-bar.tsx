@@ -31,7 +31,7 @@ import { selectCss } from './select.ts';
 import { lazyChunk } from '../lib/lazy-chunk.ts';
 import type { FilterSheet as Sheet } from './filter-sheet.tsx';
 import type { MoreFields as More } from './more-filters.tsx';
-import { FormField } from '../lib/ui/form-field.tsx';
+import { SelectField } from '../lib/ui/select-field.tsx';
 import { useMediaQuery } from '../lib/media-query.ts';
 
 /** the phone's filter sheet (filter-sheet.tsx): its own chunk, loaded when first opened */
@@ -156,8 +156,6 @@ export function FilterBar({ applied, propertyTypes, onSubmit, rest, onOpenListin
   };
   const closeSheet = () => setSheet((x) => (x ? { ...x, open: false } : x));
 
-  const set = (key: 'propertyType' | NumberKey) => (e: { target: { value: string } }) =>
-    setDraft((d) => ({ ...d, [key]: e.target.value }));
   const submit = (e: FormEvent) => {
     e.preventDefault();
     onSubmit(fromDraft(draft, applied));
@@ -190,7 +188,7 @@ export function FilterBar({ applied, propertyTypes, onSubmit, rest, onOpenListin
   if (draft.propertyType && !types.some((x) => x.toLowerCase() === draft.propertyType.toLowerCase()))
     types.unshift(draft.propertyType);
 
-  // a field's own classes beside FormField's (a column that may shrink)
+  // a field's own classes beside SelectField's (a column that may shrink)
   const fieldClass = 'min-w-0';
   const labelClass = 'text-xs font-semibold uppercase tracking-wide text-ink-muted';
   const control =
@@ -205,15 +203,17 @@ export function FilterBar({ applied, propertyTypes, onSubmit, rest, onOpenListin
     className = fieldClass,
     prefix = id,
   ) => (
-    <FormField controlId={`${prefix}-${key}`} label={label} className={className} labelClassName={labelClass}>
-      <select id={`${prefix}-${key}`} name={key} value={draft[key]} onChange={set(key)} className={select}>
-        {opts.map((o) => (
-          <option key={o.value} value={o.value}>
-            {o.label}
-          </option>
-        ))}
-      </select>
-    </FormField>
+    <SelectField
+      id={`${prefix}-${key}`}
+      name={key}
+      label={label}
+      value={draft[key]}
+      options={opts}
+      onChange={(value) => setDraft((d) => ({ ...d, [key]: value }))}
+      className={className}
+      labelClassName={labelClass}
+      selectClassName={select}
+    />
   );
 
   // the filters after the type: in the bar when there is room, in the sheet on a phone

@@ -167,7 +167,8 @@ export function leadSource(lead: Pick<Lead, 'page_url' | 'element'>): string {
 }
 
 /** What a lead asked about: a listing, a home's value (a seller), or a general question. */
-export type LeadKind = 'listing' | 'valuation' | 'general';
+export const LEAD_KINDS = ['listing', 'valuation', 'general'] as const;
+export type LeadKind = (typeof LEAD_KINDS)[number];
 export const leadKind = (lead: Lead): LeadKind =>
   lead.seller ? 'valuation' : lead.listing_id || lead.property_title ? 'listing' : 'general';
 

@@ -1,0 +1,58 @@
+/**
+ * A labelled select (FormField's label above it) of options given as values and labels, already
+ * translated: the search's filter bar and "More filters", and the agents' area (its leads' filters,
+ * a lead's status and whom it is given to).
+ */
+import { FormField } from './form-field.tsx';
+
+export interface SelectOption {
+  value: string;
+  label: string;
+}
+
+export function SelectField({
+  id,
+  label,
+  value,
+  options,
+  onChange,
+  className,
+  labelClassName,
+  selectClassName,
+  name,
+  part,
+  required,
+}: {
+  id: string;
+  label: string;
+  value: string;
+  options: readonly SelectOption[];
+  onChange: (value: string) => void;
+  /** the field's (its label and select together) */
+  className?: string;
+  labelClassName?: string;
+  selectClassName: string;
+  name?: string;
+  part?: string;
+  required?: boolean;
+}) {
+  return (
+    <FormField controlId={id} label={label} className={className} labelClassName={labelClassName}>
+      <select
+        id={id}
+        name={name}
+        value={value}
+        onChange={(e) => onChange(e.target.value)}
+        className={selectClassName}
+        part={part}
+        required={required}
+      >
+        {options.map((o) => (
+          <option key={o.value} value={o.value}>
+            {o.label}
+          </option>
+        ))}
+      </select>
+    </FormField>
+  );
+}
