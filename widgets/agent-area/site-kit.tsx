@@ -10,7 +10,8 @@ import { createElement, Fragment, useId, useMemo, useState, type CSSProperties }
 import { getMyProfile } from '../lib/data/agent-area.ts';
 import { useElement } from '../lib/element.tsx';
 import { DEFAULT_COLOR, HEX, KINDS, kitAttributes, kitSnippet, type Kind } from './kit.ts';
-import { card, field, primary, secondary } from './ui.ts';
+import { card, field, label, primary, secondary } from './ui.ts';
+import { SelectField } from '../lib/ui/select-field.tsx';
 import { Failed, Loading } from './status.tsx';
 import { addTexts } from '../lib/i18n.ts';
 import { useLoad } from './use-load.ts';
@@ -68,27 +69,24 @@ function Kit({ id, agentId, scriptUrl }: { id: string; agentId: number; scriptUr
       </h2>
       <p className="m-0 text-ink-muted">{t('agentArea.kit.intro')}</p>
       <div className={card}>
-        <label className="flex flex-col gap-1 font-semibold text-ink">
-          {t('agentArea.kit.element')}
-          <select value={kind} onChange={(e) => setKind(e.target.value as Kind)} className={`${field} font-normal`}>
-            {KINDS.map((k) => (
-              <option key={k} value={k}>
-                {t(`agentArea.kit.kind.${k}`)}
-              </option>
-            ))}
-          </select>
-        </label>
-        <label className="flex flex-col gap-1 font-semibold text-ink">
-          {t('agentArea.kit.language')}
-          <select
-            value={lang}
-            onChange={(e) => setLang(e.target.value === 'en' ? 'en' : 'es')}
-            className={`${field} font-normal`}
-          >
-            <option value="es">Español</option>
-            <option value="en">English</option>
-          </select>
-        </label>
+        <SelectField
+          id={`${own}-kind`}
+          label={t('agentArea.kit.element')}
+          value={kind}
+          onChange={(v) => setKind(v as Kind)}
+          labelClassName={label}
+          selectClassName={field}
+          options={KINDS.map((k) => ({ value: k, label: t(`agentArea.kit.kind.${k}`) }))}
+        />
+        <SelectField
+          id={`${own}-lang`}
+          label={t('agentArea.kit.language')}
+          value={lang}
+          onChange={(v) => setLang(v === 'en' ? 'en' : 'es')}
+          labelClassName={label}
+          selectClassName={field}
+          options={(['es', 'en'] as const).map((l) => ({ value: l, label: t(`language.${l}`) }))}
+        />
         <label className="flex items-center gap-3 font-semibold text-ink">
           <input
             type="color"

@@ -22,7 +22,8 @@ import {
 import { ecuadorTimes } from './when.ts';
 import { fold } from '../../core/protocol/text.ts';
 import { useElement } from '../lib/element.tsx';
-import { card, field, link, primary, secondary } from './ui.ts';
+import { card, field, label, link, primary, secondary } from './ui.ts';
+import { SelectField } from '../lib/ui/select-field.tsx';
 import { Failed, Loading } from './status.tsx';
 import { addTexts } from '../lib/i18n.ts';
 import { useLoad } from './use-load.ts';
@@ -330,20 +331,15 @@ function RoutingEditor({ id, session, agents }: { id: string; session: Session; 
                 {price(i, 'max_price', rule.max_price)}
                 {text(i, 'source', rule.source)}
               </div>
-              <label className="flex flex-col gap-1 font-semibold text-ink">
-                {t('agentArea.team.rule.agent')}
-                <select
-                  value={String(rule.agent_id)}
-                  onChange={(e) => change(i, { agent_id: Number(e.target.value) })}
-                  className={`${field} font-normal`}
-                >
-                  {agents.map((a) => (
-                    <option key={a.id} value={String(a.id)}>
-                      {a.name}
-                    </option>
-                  ))}
-                </select>
-              </label>
+              <SelectField
+                id={`${own}-rule-${i}-agent`}
+                label={t('agentArea.team.rule.agent')}
+                value={String(rule.agent_id)}
+                onChange={(v) => change(i, { agent_id: Number(v) })}
+                labelClassName={label}
+                selectClassName={field}
+                options={agents.map((a) => ({ value: String(a.id), label: a.name }))}
+              />
               <div className="flex flex-wrap gap-2">
                 <button type="button" className={secondary} disabled={i === 0} onClick={() => move(i, -1)}>
                   {t('agentArea.team.up')}

@@ -19,7 +19,8 @@ import {
   type VisitResult,
 } from '../lib/data/agent-area.ts';
 import { useElement } from '../lib/element.tsx';
-import { card, field, link, primary, secondary } from './ui.ts';
+import { card, field, label, link, primary, secondary } from './ui.ts';
+import { SelectField } from '../lib/ui/select-field.tsx';
 import { ListStatus } from './status.tsx';
 import { addTexts } from '../lib/i18n.ts';
 
@@ -276,16 +277,15 @@ function VisitCard({
             </button>
           ) : open.length ? (
             <div className="flex flex-col gap-2">
-              <label htmlFor={`${id}-other`} className="font-semibold text-ink">
-                {t('agentArea.visits.otherTime')}
-              </label>
-              <select id={`${id}-other`} value={other} onChange={(e) => setOther(e.target.value)} className={field}>
-                {open.map((at) => (
-                  <option key={at} value={at}>
-                    {when(at)}
-                  </option>
-                ))}
-              </select>
+              <SelectField
+                id={`${id}-other`}
+                label={t('agentArea.visits.otherTime')}
+                value={other}
+                onChange={setOther}
+                labelClassName={label}
+                selectClassName={field}
+                options={open.map((at) => ({ value: at, label: when(at) }))}
+              />
               <button
                 type="button"
                 className={primary}

@@ -18,7 +18,7 @@ import { refusedFields, useContactFields, validateInquiry } from '../lib/inquiry
 import { FormField } from '../lib/ui/form-field.tsx';
 import { Honeypot } from '../lib/ui/honeypot.tsx';
 import { LIMITS } from '../../core/protocol/inquiry.ts';
-import { Options } from '../lib/ui/options.tsx';
+import { SelectField } from '../lib/ui/select-field.tsx';
 import { LEAD_CONSENTS, type ConsentPurpose, type LeadConsent } from '../../core/protocol/privacy.ts';
 import { ConsentBoxes, PrivacyLine } from '../lib/inquiry/privacy.tsx';
 
@@ -176,19 +176,14 @@ export function SellerLead({ facts, estimate }: { facts: HomeFacts; estimate: Es
         {contact('name', t('valuation.lead.name'), { type: 'text', autoComplete: 'name' })}
         {contact('email', t('valuation.lead.email'), { type: 'email', autoComplete: 'email', inputMode: 'email' })}
         {contact('phone', t('valuation.lead.phone'), { type: 'tel', autoComplete: 'tel', inputMode: 'tel' })}
-        <div className="flex flex-col gap-1">
-          <label htmlFor={`${id}-timeline`} className="text-sm font-medium text-ink">
-            {t('valuation.lead.timeline')}
-          </label>
-          <select
-            id={`${id}-timeline`}
-            value={timeline}
-            onChange={(e) => setTimeline(e.target.value as SellerTimeline)}
-            className={`exp-select h-11 pr-8 ${inputClass(false)}`}
-          >
-            <Options values={SELLER_TIMELINES} label={(k) => t(`valuation.timelines.${k}`)} />
-          </select>
-        </div>
+        <SelectField
+          id={`${id}-timeline`}
+          label={t('valuation.lead.timeline')}
+          value={timeline}
+          onChange={(v) => setTimeline(v as SellerTimeline)}
+          selectClassName={`exp-select h-11 pr-8 ${inputClass(false)}`}
+          options={SELLER_TIMELINES.map((k) => ({ value: k, label: t(`valuation.timelines.${k}`) }))}
+        />
         <div className="cq-md:col-span-2">
           {field(
             'message',

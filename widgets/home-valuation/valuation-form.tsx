@@ -207,7 +207,7 @@ export function ValuationForm({
           }}
           className={`exp-select ${controlClass} pr-8`}
         >
-          <Options values={KNOWN_TYPES} label={(k) => typeLabel(k, t)} />
+          <Options options={KNOWN_TYPES.map((k) => ({ value: k, label: typeLabel(k, t) }))} />
         </select>,
         false,
         true,

@@ -32,6 +32,7 @@ import { lazyChunk } from '../lib/lazy-chunk.ts';
 import type { FilterSheet as Sheet } from './filter-sheet.tsx';
 import type { MoreFields as More } from './more-filters.tsx';
 import { SelectField } from '../lib/ui/select-field.tsx';
+import type { SelectOption } from '../lib/ui/options.tsx';
 import { useMediaQuery } from '../lib/media-query.ts';
 
 /** the phone's filter sheet (filter-sheet.tsx): its own chunk, loaded when first opened */
@@ -199,7 +200,7 @@ export function FilterBar({ applied, propertyTypes, onSubmit, rest, onOpenListin
   const selectField = (
     key: 'propertyType' | NumberKey,
     label: string,
-    opts: Array<{ value: string; label: string }>,
+    opts: SelectOption[],
     className = fieldClass,
     prefix = id,
   ) => (

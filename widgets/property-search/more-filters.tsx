@@ -23,6 +23,8 @@ import { useElement } from '../lib/element.tsx';
 import { addTexts } from '../lib/i18n.ts';
 import type { Draft } from './filter-bar.tsx';
 import { FormField } from '../lib/ui/form-field.tsx';
+import { SelectField } from '../lib/ui/select-field.tsx';
+import type { SelectOption } from '../lib/ui/options.tsx';
 
 /** the number filters behind "More filters", as the filter table places them */
 const IN_MORE = FILTERS.filter((f) => f.control?.in === 'more' && f.kind === 'number') as Array<
@@ -38,18 +40,8 @@ export interface MoreFieldsProps {
   /** the search's operation: the rentals' and the new developments' own filters show with theirs */
   operation: Operation | undefined;
   /** the bar's select field and its options (filter-bar.tsx) */
-  selectField: (
-    key: NumberFilter,
-    label: string,
-    opts: Array<{ value: string; label: string }>,
-    className: string,
-    prefix: string,
-  ) => ReactNode;
-  options: (
-    values: readonly number[],
-    label: (n: number) => string,
-    current: string,
-  ) => Array<{ value: string; label: string }>;
+  selectField: (key: NumberFilter, label: string, opts: SelectOption[], className: string, prefix: string) => ReactNode;
+  options: (values: readonly number[], label: (n: number) => string, current: string) => SelectOption[];
   /** the bar's classes: a field's own beside FormField's, its label's, its control's */
   fieldClass: string;
   labelClass: string;
@@ -134,28 +126,24 @@ export function MoreFields({
         {CHOICE_FILTERS.filter((key) => shownFor(key, operation)).map((key) => {
           const field = FILTER[key];
           return (
-            <FormField
+            <SelectField
               key={key}
-              controlId={`${prefix}-${key}`}
+              id={`${prefix}-${key}`}
+              name={key}
               label={t(`moreFilters.${field.control?.label}`)}
+              value={draft.choices[key] ?? ''}
+              onChange={(v) => setDraft((d) => ({ ...d, choices: { ...d.choices, [key]: v } }))}
               className={fieldClass}
               labelClassName={labelClass}
-            >
-              <select
-                id={`${prefix}-${key}`}
-                name={key}
-                value={draft.choices[key] ?? ''}
-                onChange={(e) => setDraft((d) => ({ ...d, choices: { ...d.choices, [key]: e.target.value } }))}
-                className={`${control} exp-select pr-8 cursor-pointer`}
-              >
-                <option value="">{t('search.filters.any')}</option>
-                {field.choices?.map((v) => (
-                  <option key={v} value={v}>
-                    {t(`moreFilters.${field.control?.label}Choices.${v}`)}
-                  </option>
-                ))}
-              </select>
-            </FormField>
+              selectClassName={`${control} exp-select pr-8 cursor-pointer`}
+              options={[
+                { value: '', label: t('search.filters.any') },
+                ...(field.choices ?? []).map((v) => ({
+                  value: v,
+                  label: t(`moreFilters.${field.control?.label}Choices.${v}`),
+                })),
+              ]}
+            />
           );
         })}
       </div>

@@ -116,7 +116,7 @@ export const Results = memo(function Results({
               onChange={(e) => onSort(e.target.value as SortKey)}
               className="exp-select h-10 min-w-0 rounded-md border border-line bg-surface pl-3 pr-8 text-sm text-ink cursor-pointer outline-none focus:border-primary focus:ring-2 focus:ring-primary/30"
             >
-              <Options values={sorts} label={(k) => t(`results.sort.${k}`)} />
+              <Options options={sorts.map((k) => ({ value: k, label: t(`results.sort.${k}`) }))} />
             </select>
           </span>
         </div>

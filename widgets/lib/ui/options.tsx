@@ -1,10 +1,16 @@
-/** A select's options: each value with its label (the caller translates it). */
-export function Options<T extends string>({ values, label }: { values: readonly T[]; label: (value: T) => string }) {
+/** A choice of a select: its value, and its label (the caller translates it). */
+export interface SelectOption {
+  value: string;
+  label: string;
+}
+
+/** A select's options. */
+export function Options({ options }: { options: readonly SelectOption[] }) {
   return (
     <>
-      {values.map((value) => (
-        <option key={value} value={value}>
-          {label(value)}
+      {options.map((o) => (
+        <option key={o.value} value={o.value}>
+          {o.label}
         </option>
       ))}
     </>

@@ -4,11 +4,7 @@
  * a lead's status and whom it is given to).
  */
 import { FormField } from './form-field.tsx';
-
-export interface SelectOption {
-  value: string;
-  label: string;
-}
+import { Options, type SelectOption } from './options.tsx';
 
 export function SelectField({
   id,
@@ -47,11 +43,7 @@ export function SelectField({
         part={part}
         required={required}
       >
-        {options.map((o) => (
-          <option key={o.value} value={o.value}>
-            {o.label}
-          </option>
-        ))}
+        <Options options={options} />
       </select>
     </FormField>
   );
