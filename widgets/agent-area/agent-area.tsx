@@ -14,7 +14,8 @@ import { lazyChunk } from '../lib/lazy-chunk.ts';
 import { whenIdle } from '../lib/main-thread.ts';
 import type { agentAreaAttributes } from './agent-area.attributes.ts';
 import { Leads } from './leads.tsx';
-import { field, link, primary } from './ui.ts';
+import { field, label, link, primary } from './ui.ts';
+import { FormField } from '../lib/ui/form-field.tsx';
 import { Failed, Loading } from './status.tsx';
 import { useLoad } from './use-load.ts';
 
@@ -83,38 +84,36 @@ function SignIn({ id }: { id: string }) {
       <p className="m-0 text-ink-muted">{t('agentArea.signInIntro')}</p>
       {step === 'email' ? (
         <form onSubmit={ask} className="flex flex-col gap-3" part="email-form">
-          <label htmlFor={`${id}-email`} className="font-semibold text-ink">
-            {t('agentArea.email')}
-          </label>
-          <input
-            id={`${id}-email`}
-            type="email"
-            required
-            autoComplete="email"
-            value={email}
-            onChange={(e) => setEmail(e.target.value)}
-            className={field}
-          />
+          <FormField controlId={`${id}-email`} label={t('agentArea.email')} labelClassName={label}>
+            <input
+              id={`${id}-email`}
+              type="email"
+              required
+              autoComplete="email"
+              value={email}
+              onChange={(e) => setEmail(e.target.value)}
+              className={field}
+            />
+          </FormField>
           <button type="submit" disabled={busy} className={primary}>
             {t('agentArea.sendCode')}
           </button>
         </form>
       ) : (
         <form onSubmit={verify} className="flex flex-col gap-3" part="code-form">
-          <label htmlFor={`${id}-code`} className="font-semibold text-ink">
-            {t('agentArea.code')}
-          </label>
-          <input
-            id={`${id}-code`}
-            inputMode="numeric"
-            autoComplete="one-time-code"
-            pattern="[0-9]{6}"
-            maxLength={6}
-            required
-            value={code}
-            onChange={(e) => setCode(e.target.value.replace(/\D/g, ''))}
-            className={`${field} tracking-[0.3em] text-xl`}
-          />
+          <FormField controlId={`${id}-code`} label={t('agentArea.code')} labelClassName={label}>
+            <input
+              id={`${id}-code`}
+              inputMode="numeric"
+              autoComplete="one-time-code"
+              pattern="[0-9]{6}"
+              maxLength={6}
+              required
+              value={code}
+              onChange={(e) => setCode(e.target.value.replace(/\D/g, ''))}
+              className={`${field} tracking-[0.3em] text-xl`}
+            />
+          </FormField>
           <button type="submit" disabled={busy} className={primary}>
             {t('agentArea.signIn')}
           </button>
@@ -151,36 +150,18 @@ interface PartProps {
  * The tabs other than her leads: each its own chunk, fetched once the leads are asked for and the
  * browser is idle, so the page a phone waits for is the leads alone (docs/agent-area.md "Speed").
  */
-/** a part's chunk (retried under a new address after a failed download: lib/lazy-chunk.ts), then its component */
-const part = <M,>(load: () => Promise<M>, pick: (module: M) => ComponentType<PartProps>) => {
+/** a part's chunk (retried under a new address after a failed download: lib/lazy-chunk.ts), then its component, by its name */
+const part = <M extends Record<K, ComponentType<PartProps>>, K extends keyof M>(load: () => Promise<M>, name: K) => {
   const chunk = lazyChunk(load);
-  return () => chunk().then(pick);
+  return () => chunk().then((module) => module[name]);
 };
 const PARTS: Record<Exclude<Tab, 'leads'>, () => Promise<ComponentType<PartProps>>> = {
-  visits: part(
-    () => import('./visits.tsx'),
-    (m) => m.Visits,
-  ),
-  listings: part(
-    () => import('./listings.tsx'),
-    (m) => m.Listings,
-  ),
-  hours: part(
-    () => import('./hours.tsx'),
-    (m) => m.Hours,
-  ),
-  profile: part(
-    () => import('./profile.tsx'),
-    (m) => m.Profile,
-  ),
-  kit: part(
-    () => import('./site-kit.tsx'),
-    (m) => m.SiteKit,
-  ),
-  team: part(
-    () => import('./team.tsx'),
-    (m) => m.Team,
-  ),
+  visits: part(() => import('./visits.tsx'), 'Visits'),
+  listings: part(() => import('./listings.tsx'), 'Listings'),
+  hours: part(() => import('./hours.tsx'), 'Hours'),
+  profile: part(() => import('./profile.tsx'), 'Profile'),
+  kit: part(() => import('./site-kit.tsx'), 'SiteKit'),
+  team: part(() => import('./team.tsx'), 'Team'),
 };
 /** The tabs an agent has; the team's own account has leads and visits; the team has its console besides. */
 const tabsFor = (role: { agent_id: number | null; team: boolean }): Tab[] =>

@@ -14,7 +14,8 @@ import { getClients } from '../lib/data/client.ts';
 import { getMyProfile, updateMyProfile, uploadMyPhoto, type MyProfile } from '../lib/data/agent-area.ts';
 import { getPlaceSuggestions, type PlaceSuggestion } from '../lib/data/places.ts';
 import { useElement } from '../lib/element.tsx';
-import { card, field, link, primary, secondary } from './ui.ts';
+import { card, field, label, link, primary, secondary } from './ui.ts';
+import { FormField } from '../lib/ui/form-field.tsx';
 import { addTexts } from '../lib/i18n.ts';
 import { saveWith, useLoad } from './use-load.ts';
 
@@ -290,17 +291,16 @@ function Places({
       ) : (
         <p className="m-0 text-ink-muted">{t('agentArea.profile.noPlaces')}</p>
       )}
-      <label htmlFor={`${id}-place`} className="font-semibold text-ink">
-        {t('agentArea.profile.addPlace')}
-      </label>
-      <input
-        id={`${id}-place`}
-        value={q}
-        onChange={(e) => setQ(e.target.value)}
-        className={field}
-        autoComplete="off"
-        aria-describedby={`${id}-found`}
-      />
+      <FormField controlId={`${id}-place`} label={t('agentArea.profile.addPlace')} labelClassName={label}>
+        <input
+          id={`${id}-place`}
+          value={q}
+          onChange={(e) => setQ(e.target.value)}
+          className={field}
+          autoComplete="off"
+          aria-describedby={`${id}-found`}
+        />
+      </FormField>
       <ul id={`${id}-found`} className="list-none m-0 p-0 flex flex-col gap-1" aria-live="polite">
         {found.map((p) => (
           <li key={p.path}>

@@ -11,6 +11,7 @@ import { getMyProfile } from '../lib/data/agent-area.ts';
 import { useElement } from '../lib/element.tsx';
 import { DEFAULT_COLOR, HEX, KINDS, kitAttributes, kitSnippet, type Kind } from './kit.ts';
 import { card, field, label, primary, secondary } from './ui.ts';
+import { FormField } from '../lib/ui/form-field.tsx';
 import { SelectField } from '../lib/ui/select-field.tsx';
 import { Failed, Loading } from './status.tsx';
 import { addTexts } from '../lib/i18n.ts';
@@ -97,18 +98,17 @@ function Kit({ id, agentId, scriptUrl }: { id: string; agentId: number; scriptUr
           {t('agentArea.kit.color')}
         </label>
       </div>
-      <label htmlFor={`${own}-code`} className="font-semibold text-ink">
-        {t('agentArea.kit.code')}
-      </label>
-      <textarea
-        id={`${own}-code`}
-        readOnly
-        rows={5}
-        value={snippet}
-        className={`${field} h-auto py-2 font-mono text-sm`}
-        onFocus={(e) => e.currentTarget.select()}
-        part="kit-code"
-      />
+      <FormField controlId={`${own}-code`} label={t('agentArea.kit.code')} labelClassName={label}>
+        <textarea
+          id={`${own}-code`}
+          readOnly
+          rows={5}
+          value={snippet}
+          className={`${field} h-auto py-2 font-mono text-sm`}
+          onFocus={(e) => e.currentTarget.select()}
+          part="kit-code"
+        />
+      </FormField>
       <div className="flex flex-wrap items-center gap-3">
         <button type="button" className={primary} onClick={() => void copy()}>
           {t('agentArea.kit.copy')}

@@ -372,18 +372,18 @@ function RoutingEditor({ id, session, agents }: { id: string; session: Session; 
       >
         {t('agentArea.team.addRule')}
       </button>
-      <label htmlFor={`${own}-default`} className="font-semibold text-ink">
-        {t('agentArea.team.default')}
-      </label>
-      <select
+      <SelectField
         id={`${own}-default`}
+        label={t('agentArea.team.default')}
         value={routing.default}
-        onChange={(e) => setRouting({ ...routing, default: e.target.value === 'spread' ? 'spread' : 'team' })}
-        className={field}
-      >
-        <option value="team">{t('agentArea.team.defaultTeam')}</option>
-        <option value="spread">{t('agentArea.team.defaultSpread')}</option>
-      </select>
+        onChange={(v) => setRouting({ ...routing, default: v === 'spread' ? 'spread' : 'team' })}
+        labelClassName={label}
+        selectClassName={field}
+        options={[
+          { value: 'team', label: t('agentArea.team.defaultTeam') },
+          { value: 'spread', label: t('agentArea.team.defaultSpread') },
+        ]}
+      />
       <button type="submit" className={primary}>
         {t('agentArea.team.saveRouting')}
       </button>

@@ -20,6 +20,7 @@ import {
 } from '../lib/data/agent-area.ts';
 import { useElement } from '../lib/element.tsx';
 import { card, field, label, link, primary, secondary } from './ui.ts';
+import { FormField } from '../lib/ui/form-field.tsx';
 import { SelectField } from '../lib/ui/select-field.tsx';
 import { ListStatus } from './status.tsx';
 import { addTexts } from '../lib/i18n.ts';
@@ -245,17 +246,20 @@ function VisitCard({
       </div>
       {v.status === 'requested' ? (
         <div className="flex flex-col gap-2" part="visit-actions">
-          <label htmlFor={`${id}-place`} className="font-semibold text-ink">
-            {t(v.mode === 'video' ? 'agentArea.visits.placeVideo' : 'agentArea.visits.placeInPerson')}
-          </label>
-          <input
-            id={`${id}-place`}
-            value={place}
-            maxLength={300}
-            onChange={(e) => setPlace(e.target.value)}
-            className={field}
-            placeholder={v.mode === 'in_person' ? (v.address ?? '') : ''}
-          />
+          <FormField
+            controlId={`${id}-place`}
+            label={t(v.mode === 'video' ? 'agentArea.visits.placeVideo' : 'agentArea.visits.placeInPerson')}
+            labelClassName={label}
+          >
+            <input
+              id={`${id}-place`}
+              value={place}
+              maxLength={300}
+              onChange={(e) => setPlace(e.target.value)}
+              className={field}
+              placeholder={v.mode === 'in_person' ? (v.address ?? '') : ''}
+            />
+          </FormField>
           {future.length ? (
             future.map((p) => (
               <button
