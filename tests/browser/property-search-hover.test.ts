@@ -56,4 +56,33 @@ describe('<exp-property-search>: a hover', () => {
     expect(first.getAttribute('part')).to.equal('card');
     expect(el.getAttribute('data-renders')).to.equal(renders);
   });
+
+  it('takes a card’s highlight away after the next frame, not in the frame of what the pointer did; a card entered again keeps it', async () => {
+    const el = await mount(
+      `<exp-property-search api-url="${API_URL}" sync-url="false" city="cumbaya"></exp-property-search>`,
+      'exp-property-search',
+      '[part="results-heading"]',
+    );
+    const card = await waitFor(() => el.shadowRoot?.querySelector<HTMLElement>('[part~="card"]'), 15000, 'a card');
+    const pointer = (type: 'mouseover' | 'mouseout') =>
+      card.dispatchEvent(new MouseEvent(type, { bubbles: true, composed: true, relatedTarget: null }));
+    const highlighted = () => card.getAttribute('part') === 'card card-highlighted';
+    const frame = () => new Promise((resolve) => requestAnimationFrame(resolve));
+    pointer('mouseover');
+    await waitFor(highlighted, 5000, 'the hovered card highlighted');
+    pointer('mouseout');
+    // a task queued now runs before the frame's (the clear is queued by the next frame's callback)
+    await new Promise((resolve) => setTimeout(resolve, 0));
+    expect(highlighted(), 'still highlighted in the frame of the pointer leaving').to.equal(true);
+    await waitFor(() => !highlighted(), 5000, 'the highlight gone after the frame');
+    // left and entered again before the frame: the highlight stays
+    pointer('mouseover');
+    await waitFor(highlighted, 5000, 'highlighted again');
+    pointer('mouseout');
+    pointer('mouseover');
+    await frame();
+    await frame();
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(highlighted(), 'entered again').to.equal(true);
+  });
 });

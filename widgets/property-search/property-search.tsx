@@ -6,7 +6,8 @@
  */
 import { useSignalEffect } from '@preact/signals-react';
 import { useSignals } from '@preact/signals-react/runtime';
-import { useCallback, useDeferredValue, useEffect, useMemo, useState } from 'react';
+import { useCallback, useDeferredValue, useEffect, useMemo, useRef, useState } from 'react';
+import { afterNextPaint } from '../lib/main-thread.ts';
 import { getClients } from '../lib/data/client.ts';
 import { appliedFilters, PAGE_SIZE, type SearchFilters, type SortKey } from '../lib/data/listings.ts';
 import { useElement, type ElementProps } from '../lib/element.tsx';
@@ -175,10 +176,20 @@ export function PropertySearch(props: Props) {
   // stable handlers: the cards and the map do not render again when the detail opens or closes
   const openCard = useStableCallback((p: Property) => openDetail(p));
   const openPin = useStableCallback((id: string) => openDetail({ id }));
-  // a hovered pin or card is likely opened next: its dialog's chunk comes ahead
+  // a hovered pin or card is likely opened next: its dialog's chunk comes ahead. The highlight
+  // goes after the next frame: a click that opens the detail moves the pointer off its card, and
+  // taking the highlight away (a card drawn again, the map's pin, a layout of the page) in that
+  // click's frame held its paint back by a third (docs/benchmarks.md, "A card clicked")
+  const hovers = useRef(0);
   const hover = useStableCallback((id: string | null) => {
-    if (id) preloadPropertyDialog();
-    store.hoveredId.value = id;
+    const turn = ++hovers.current;
+    if (id) {
+      preloadPropertyDialog();
+      store.hoveredId.value = id;
+    } else
+      afterNextPaint(() => {
+        if (turn === hovers.current) store.hoveredId.value = null;
+      });
   });
   const onSort = useStableCallback(setSort);
   const onPage = useStableCallback(setPage);
