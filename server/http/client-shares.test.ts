@@ -9,6 +9,21 @@ function clock() {
 
 const settle = () => new Promise((r) => setTimeout(r, 0));
 
+/** shares on a clock of their own: a generous budget for many clients, but for what a test sets */
+function sharesOn(options: Partial<ConstructorParameters<typeof ClientShares>[0]>) {
+  const c = clock();
+  const shares = new ClientShares({
+    concurrent: 1,
+    burstMs: 10_000,
+    refillPerSecond: 500,
+    maxWaiting: 1,
+    maxClients: 100,
+    now: c.now,
+    ...options,
+  });
+  return { c, shares };
+}
+
 /** a statement's turn, watched: `started` once acquire() has answered */
 function watch(turn: Promise<(ms: number) => void>) {
   const w: { started: boolean; release?: Promise<(ms: number) => void> } = { started: false };
@@ -18,15 +33,7 @@ function watch(turn: Promise<(ms: number) => void>) {
 
 describe("each client's share of the public pool", () => {
   it('runs at most `concurrent` statements of one client at once; the next waits its turn, others do not', async () => {
-    const c = clock();
-    const shares = new ClientShares({
-      concurrent: 2,
-      burstMs: 10_000,
-      refillPerSecond: 500,
-      maxWaiting: 4,
-      maxClients: 100,
-      now: c.now,
-    });
+    const { shares } = sharesOn({ concurrent: 2, maxWaiting: 4 });
     const a1 = await shares.acquire('a');
     const a2 = await shares.acquire('a');
     const a3 = watch(shares.acquire('a'));
@@ -43,15 +50,7 @@ describe("each client's share of the public pool", () => {
   });
 
   it('a client that spent its budget runs one at a time; one that owes a whole burst is refused with the seconds to wait, and comes back as it earns', async () => {
-    const c = clock();
-    const shares = new ClientShares({
-      concurrent: 3,
-      burstMs: 4000,
-      refillPerSecond: 500,
-      maxWaiting: 8,
-      maxClients: 100,
-      now: c.now,
-    });
+    const { c, shares } = sharesOn({ concurrent: 3, burstMs: 4000, maxWaiting: 8 });
     // 6 s spent: 2 s owed, one statement at a time
     (await shares.acquire('x'))(6000);
     const first = await shares.acquire('x');
@@ -79,15 +78,7 @@ describe("each client's share of the public pool", () => {
   });
 
   it('refuses more than `maxWaiting` waiting statements of one client, and drops a waiter whose request ended', async () => {
-    const c = clock();
-    const shares = new ClientShares({
-      concurrent: 1,
-      burstMs: 10_000,
-      refillPerSecond: 500,
-      maxWaiting: 1,
-      maxClients: 100,
-      now: c.now,
-    });
+    const { shares } = sharesOn({});
     const held = await shares.acquire('q');
     const ended = new AbortController();
     const waiting = shares.acquire('q', ended.signal);
@@ -101,14 +92,7 @@ describe("each client's share of the public pool", () => {
   });
 
   it('remembers at most `maxClients` clients, the idle ones dropped first', async () => {
-    const shares = new ClientShares({
-      concurrent: 1,
-      burstMs: 10_000,
-      refillPerSecond: 500,
-      maxWaiting: 1,
-      maxClients: 100,
-      now: clock().now,
-    });
+    const { shares } = sharesOn({});
     const busy = await shares.acquire('busy');
     for (let i = 0; i < 1000; i++) (await shares.acquire(`c${i}`))(1);
     expect(shares.size).toBeLessThanOrEqual(100);
