@@ -43,8 +43,8 @@ const loadMore = lazyChunk(() => import('./more-filters.tsx'));
 const SHEET_BELOW = 768;
 /**
  * A viewport below that width: the element in it is narrower still, so the bar's fields after the
- * type would be hidden by its container query; they are not rendered at all (a fifth of the bar's
- * first render on a phone, docs/benchmarks.md "Measured apart"), and the sheet renders its own.
+ * type would be hidden by its container query; they are not rendered at all (nearly half of the
+ * bar's JavaScript at load on a phone, docs/benchmarks.md "Measured apart"), and the sheet renders its own.
  */
 const PHONE = `(max-width: ${SHEET_BELOW - 0.02}px)`;
 

@@ -179,7 +179,7 @@ export function PropertySearch(props: Props) {
   // a hovered pin or card is likely opened next: its dialog's chunk comes ahead. The highlight
   // goes after the next frame: a click that opens the detail moves the pointer off its card, and
   // taking the highlight away (a card drawn again, the map's pin, a layout of the page) in that
-  // click's frame held its paint back by a third (docs/benchmarks.md, "A card clicked")
+  // click's frame held its paint back (docs/benchmarks.md, "A card clicked")
   const hovers = useRef(0);
   const hover = useStableCallback((id: string | null) => {
     const turn = ++hovers.current;

@@ -1,7 +1,7 @@
 /**
  * A labelled select (FormField's label above it) of options given as values and labels, already
- * translated: the search's filter bar and "More filters", and the agents' area (its leads' filters,
- * a lead's status and whom it is given to).
+ * translated: the one the product's forms draw theirs with (the search's filter bar and "More
+ * filters", the seller's timeline, the agents' area).
  */
 import { FormField } from './form-field.tsx';
 import { Options, type SelectOption } from './options.tsx';
