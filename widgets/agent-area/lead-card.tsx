@@ -11,7 +11,7 @@ import { parseEstimate } from '../../core/protocol/valuation.ts';
 import { LEAD_STATUSES, leadWhy, moveLead, type Lead, type LeadStatus } from '../lib/data/agent-area.ts';
 import { reassignLead, type TeamAgent } from '../lib/data/agent-team.ts';
 import { useElement } from '../lib/element.tsx';
-import { card, field, label, link, primary } from './ui.ts';
+import { choice, card, field, label, link, primary } from './ui.ts';
 import { FormField } from '../lib/ui/form-field.tsx';
 import { SelectField } from '../lib/ui/select-field.tsx';
 
@@ -140,8 +140,7 @@ export function LeadCard({
         <form onSubmit={save} className="flex flex-col gap-2" part="move">
           <SelectField
             id={`${id}-status`}
-            labelClassName={label}
-            selectClassName={field}
+            {...choice}
             label={t('agentArea.statusLabel')}
             value={status}
             onChange={(v) => setStatus(v as LeadStatus)}
@@ -218,8 +217,7 @@ function GiveTo({
     <form onSubmit={give} className="flex flex-col gap-2 border-t border-line pt-3" part="give">
       <SelectField
         id={`${id}-to`}
-        labelClassName={label}
-        selectClassName={field}
+        {...choice}
         label={t('agentArea.giveTo')}
         value={to}
         onChange={setTo}

@@ -27,7 +27,7 @@ import type { FilterArgs } from '../../core/protocol/filters.ts';
 import { useElement } from '../lib/element.tsx';
 import { LeadCard } from './lead-card.tsx';
 import { SelectField } from '../lib/ui/select-field.tsx';
-import { card, field, label, link, secondary } from './ui.ts';
+import { card, choice, link, secondary } from './ui.ts';
 import { ListStatus } from './status.tsx';
 import { ecuadorTimes, type EcuadorTimes } from './when.ts';
 
@@ -184,14 +184,7 @@ export function Leads({
       {/* the filters side by side where there is room (a desk), one under the other on a phone */}
       <div className="grid gap-3 cq-md:grid-cols-3" part="filters">
         {filters.map(({ key, ...f }) => (
-          <SelectField
-            key={key}
-            id={`${id}-${key}`}
-            part={`${key}-filter`}
-            labelClassName={label}
-            selectClassName={field}
-            {...f}
-          />
+          <SelectField key={key} id={`${id}-${key}`} part={`${key}-filter`} {...choice} {...f} />
         ))}
       </div>
       <button type="button" className={link} onClick={download} disabled={!shown.length} part="export">

@@ -10,7 +10,7 @@ import { createElement, Fragment, useId, useMemo, useState, type CSSProperties }
 import { getMyProfile } from '../lib/data/agent-area.ts';
 import { useElement } from '../lib/element.tsx';
 import { DEFAULT_COLOR, HEX, KINDS, kitAttributes, kitSnippet, type Kind } from './kit.ts';
-import { card, field, label, primary, secondary } from './ui.ts';
+import { choice, card, field, label, primary, secondary } from './ui.ts';
 import { FormField } from '../lib/ui/form-field.tsx';
 import { SelectField } from '../lib/ui/select-field.tsx';
 import { Failed, Loading } from './status.tsx';
@@ -75,8 +75,7 @@ function Kit({ id, agentId, scriptUrl }: { id: string; agentId: number; scriptUr
           label={t('agentArea.kit.element')}
           value={kind}
           onChange={(v) => setKind(v as Kind)}
-          labelClassName={label}
-          selectClassName={field}
+          {...choice}
           options={KINDS.map((k) => ({ value: k, label: t(`agentArea.kit.kind.${k}`) }))}
         />
         <SelectField
@@ -84,8 +83,7 @@ function Kit({ id, agentId, scriptUrl }: { id: string; agentId: number; scriptUr
           label={t('agentArea.kit.language')}
           value={lang}
           onChange={(v) => setLang(v === 'en' ? 'en' : 'es')}
-          labelClassName={label}
-          selectClassName={field}
+          {...choice}
           options={(['es', 'en'] as const).map((l) => ({ value: l, label: t(`language.${l}`) }))}
         />
         <label className="flex items-center gap-3 font-semibold text-ink">

@@ -22,7 +22,7 @@ import {
 import { ecuadorTimes } from './when.ts';
 import { fold } from '../../core/protocol/text.ts';
 import { useElement } from '../lib/element.tsx';
-import { card, field, label, link, primary, secondary } from './ui.ts';
+import { choice, card, field, link, primary, secondary } from './ui.ts';
 import { SelectField } from '../lib/ui/select-field.tsx';
 import { Failed, Loading } from './status.tsx';
 import { addTexts } from '../lib/i18n.ts';
@@ -336,8 +336,7 @@ function RoutingEditor({ id, session, agents }: { id: string; session: Session; 
                 label={t('agentArea.team.rule.agent')}
                 value={String(rule.agent_id)}
                 onChange={(v) => change(i, { agent_id: Number(v) })}
-                labelClassName={label}
-                selectClassName={field}
+                {...choice}
                 options={agents.map((a) => ({ value: String(a.id), label: a.name }))}
               />
               <div className="flex flex-wrap gap-2">
@@ -377,8 +376,7 @@ function RoutingEditor({ id, session, agents }: { id: string; session: Session; 
         label={t('agentArea.team.default')}
         value={routing.default}
         onChange={(v) => setRouting({ ...routing, default: v === 'spread' ? 'spread' : 'team' })}
-        labelClassName={label}
-        selectClassName={field}
+        {...choice}
         options={[
           { value: 'team', label: t('agentArea.team.defaultTeam') },
           { value: 'spread', label: t('agentArea.team.defaultSpread') },

@@ -9,3 +9,5 @@ export const link = 'p-0 border-0 bg-transparent text-primary font-semibold curs
 export const card = 'rounded-brand border border-line bg-surface p-4 flex flex-col gap-3';
 /** a field's label */
 export const label = 'font-semibold text-ink';
+/** a select's look (SelectField's label and control classes) */
+export const choice = { labelClassName: label, selectClassName: field };

@@ -19,7 +19,7 @@ import {
   type VisitResult,
 } from '../lib/data/agent-area.ts';
 import { useElement } from '../lib/element.tsx';
-import { card, field, label, link, primary, secondary } from './ui.ts';
+import { choice, card, field, label, link, primary, secondary } from './ui.ts';
 import { FormField } from '../lib/ui/form-field.tsx';
 import { SelectField } from '../lib/ui/select-field.tsx';
 import { ListStatus } from './status.tsx';
@@ -286,8 +286,7 @@ function VisitCard({
                 label={t('agentArea.visits.otherTime')}
                 value={other}
                 onChange={setOther}
-                labelClassName={label}
-                selectClassName={field}
+                {...choice}
                 options={open.map((at) => ({ value: at, label: when(at) }))}
               />
               <button
