@@ -9,6 +9,8 @@ import ts from 'typescript';
 
 const root = resolve(import.meta.dirname, '../..');
 
+const libraries = new Map<string, ts.SourceFile>();
+
 export function jsonLdTypeErrors(blocks: ReadonlyArray<Record<string, unknown>>): string[] {
   const file = resolve(root, 'tests/support/__json-ld-check__.ts');
   const source = [
@@ -31,8 +33,16 @@ export function jsonLdTypeErrors(blocks: ReadonlyArray<Record<string, unknown>>)
   };
   const host = ts.createCompilerHost(options);
   const getSourceFile = host.getSourceFile.bind(host);
-  host.getSourceFile = (name, language, ...rest) =>
-    resolve(name) === file ? ts.createSourceFile(name, source, language) : getSourceFile(name, language, ...rest);
+  host.getSourceFile = (name, language, ...rest) => {
+    if (resolve(name) === file) return ts.createSourceFile(name, source, language);
+    // the libraries' declarations (schema-dts's vocabulary, the standard library) parsed once a process
+    let parsed = libraries.get(name);
+    if (!parsed) {
+      parsed = getSourceFile(name, language, ...rest);
+      if (parsed) libraries.set(name, parsed);
+    }
+    return parsed;
+  };
   const fileExists = host.fileExists.bind(host);
   host.fileExists = (name) => resolve(name) === file || fileExists(name);
   const program = ts.createProgram([file], options, host);
