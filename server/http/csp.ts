@@ -68,7 +68,8 @@ export function ourInlineCode(siteDir: string, { recheckMs = 2000 } = {}): Inlin
           .map((f) => join(dir, f))
       : [],
   );
-  // read again only when a build changed a page (the dev server rebuilds them)
+  // read again only when a build changed a page (`npm run build` under a running server; `npm run dev`
+  // serves its pages from Vite, not from here)
   const signature = files.map((f) => `${f}:${statSync(f).mtimeMs}`).join('|');
   if (known?.signature === signature) {
     known.checkedAt = now;
