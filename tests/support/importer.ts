@@ -5,7 +5,7 @@
  * Pueblo Importado, and a photo host), a directory for the files the tests write, and the importer
  * run against them with its waits and its log kept.
  */
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { expect } from 'vitest';
@@ -165,7 +165,13 @@ export function importer() {
     for (let i = 1; i <= 20; i++) reso.listings.set(`RX-${i}`, record(i));
     return { server, smtp, reso, photos };
   };
-  const stop = () => stopAll(reso, photos, server, smtp);
+  const stop = async () => {
+    try {
+      await stopAll(reso, photos, server, smtp);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  };
 
   return { start: startAll, stop, dir, waits, logs, record, resoSource, run, row, publicCount, page, confirmedAlert };
 }

@@ -3,7 +3,7 @@
  * of the shared seeded template) or a throwaway PostgreSQL server, migrated and seeded exactly as
  * `npm start` does it.
  */
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { openPostgres, type PostgresOptions } from '../../server/db/postgres.ts';
@@ -57,6 +57,8 @@ export async function startTestServer(
     async close() {
       await server.close();
       await drop?.();
+      // the outbox made here (a test that named its own keeps it)
+      rmSync(outboxDir, { recursive: true, force: true });
     },
   };
 }
