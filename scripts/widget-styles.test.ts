@@ -3,7 +3,7 @@ import { resolve } from 'node:path';
 import sharp from 'sharp';
 import { describe, expect, it } from 'vitest';
 import { CHEVRON_PNG } from '../widgets/property-search/select.ts';
-import { candidateClasses, compileWidgetCss, sources } from './widget-styles.ts';
+import { candidateClasses, compileWidgetCss, scopeVariableDefaults, sources } from './widget-styles.ts';
 
 const widgets = resolve(import.meta.dirname, '../widgets');
 
@@ -39,6 +39,37 @@ const b = \`rounded-full \${on ? 'bg-primary text-primary-contrast' : 'bg-surfac
     expect(css).toContain('@container exp (min-width: 768px){.cq-md\\:p-6{padding:calc(var(--exp-spacing, 4px) * 6)}}');
     expect(css).toContain('.cq-lg\\:grid-cols-\\[minmax\\(0\\,1fr\\)_340px\\]');
     expect(css).not.toMatch(/\d+(\.\d+)?rem\b/);
+  });
+
+  it("gives twind's variables only to the classes whose rules read them, ahead of the utilities; variables no rule reads are dropped", () => {
+    const rules = [
+      '*,::before,::after{--tw-ring-inset:var(--tw-empty,/*!*/ /*!*/);--tw-ring-color:rgba(59,130,246,var(--tw-ring-opacity));--tw-ring-opacity:0.5}',
+      '*,::before,::after{box-sizing:border-box;border-width:0}',
+      "::before,::after{--tw-content:''}",
+      '.ring-2{--tw-ring-shadow:var(--tw-ring-inset) 0 0 0 2px var(--tw-ring-color);box-shadow:var(--tw-ring-shadow)}',
+      '@media (min-width:640px){.sm\\:ring-2,.x:is(.a,.b){box-shadow:0 0 0 2px var(--tw-ring-color)}}',
+      '.after\\:ring::after{box-shadow:0 0 0 1px var(--tw-ring-color)}',
+      '.ring-primary{--tw-ring-color:red}',
+    ];
+    expect(scopeVariableDefaults(rules)).toEqual([
+      '.ring-2,.sm\\:ring-2,.x,.after\\:ring::after{--tw-ring-inset:var(--tw-empty,/*!*/ /*!*/);--tw-ring-color:rgba(59,130,246,var(--tw-ring-opacity));--tw-ring-opacity:0.5}',
+      ...rules.slice(1, 2),
+      ...rules.slice(3),
+    ]);
+    // a reader whose subject is no class keeps the defaults for every element
+    expect(scopeVariableDefaults([rules[0]!, 'svg{box-shadow:var(--tw-ring-color)}'])).toEqual([
+      rules[0],
+      'svg{box-shadow:var(--tw-ring-color)}',
+    ]);
+    // a state or an ancestor the reader waits for: the class it is on
+    expect(
+      scopeVariableDefaults([
+        rules[0]!,
+        '.group[open] .group-open\\:ring:focus-visible{box-shadow:var(--tw-ring-color)}',
+      ])[0],
+    ).toMatch(/^\.group-open\\:ring\{/);
+    // the elements' own: no variable is given to every element
+    expect(compileWidgetCss().css).not.toMatch(/(^|\})\*,::before,::after\{--tw-/);
   });
 
   it("draws no SVG image in the elements' CSS (the browser parses each as a document on its main thread): the select's chevron is its path as a PNG", async () => {

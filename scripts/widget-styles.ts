@@ -56,6 +56,71 @@ export function preflightRuleUsed(rule: string, tags: Set<string>): boolean {
   });
 }
 
+/** A rule of twind's preflight that gives variables their defaults on every element and pseudo-element. */
+const VARIABLE_DEFAULTS = /^(?:\*,)?::before,::after\{((?:--tw-[\w-]+:[^;}]*;?)+)\}$/;
+
+/** The selectors of a rule as twind writes it (one rule a string; an at-rule wraps one rule). */
+function selectorsOf(rule: string): string[] {
+  const body = rule.lastIndexOf('{');
+  const head = rule.slice(rule.lastIndexOf('{', body - 1) + 1, body);
+  const parts: string[] = [];
+  let depth = 0;
+  let start = 0;
+  for (let i = 0; i < head.length; i++) {
+    const c = head[i];
+    if (c === '(' || c === '[') depth++;
+    else if (c === ')' || c === ']') depth--;
+    else if (c === ',' && depth === 0 && head[i - 1] !== '\\') {
+      parts.push(head.slice(start, i));
+      start = i + 1;
+    }
+  }
+  parts.push(head.slice(start));
+  return parts.map((part) => part.trim()).filter(Boolean);
+}
+
+/**
+ * The class a selector's subject carries (`.group[open] .group-open\\:rotate-180` ->
+ * `.group-open\\:rotate-180`, `.focus\\:ring-2:focus` -> `.focus\\:ring-2`), or none.
+ */
+function subjectClass(selector: string): string | undefined {
+  const subject = selector.split(/(?<!\\)[\s>+~]+/).at(-1) ?? '';
+  return /^[a-z*]*(\.(?:\\.|[\w-])+)/i.exec(subject)?.[1];
+}
+
+/**
+ * Twind's preflight gives every element, and its ::before and ::after, the defaults of some 35
+ * variables its ring, shadow, transform, filter and numeric utilities read
+ * (`*,::before,::after{--tw-ring-color:…}`): each element of a shadow root then carries them all,
+ * which made a style recalculation of the search slower (docs/benchmarks.md, "Variables where they
+ * are read"). Each such rule now applies only to the elements of a class whose rule reads one of its
+ * variables (`.ring-2,.focus\\:ring-2{…}`; a pseudo-element's reader, `.after\\:ring::after{…}`),
+ * whatever the state the reader waits for (a focus, a hover). The rule stays first, of one class's
+ * specificity, so a utility that sets a variable still wins; an element of none of those classes
+ * reads none of them, so no value changes (`tests/browser/utility-styles.test.ts` compares). A reader
+ * whose subject has no class keeps the rule for every element; a rule no rule reads is dropped.
+ */
+export function scopeVariableDefaults(rules: readonly string[]): string[] {
+  const readersOf = (names: Set<string>) =>
+    rules.filter(
+      (rule) =>
+        !VARIABLE_DEFAULTS.test(rule) && [...rule.matchAll(/var\((--tw-[\w-]+)/g)].some((m) => names.has(m[1]!)),
+    );
+  return rules.flatMap((rule) => {
+    const defaults = VARIABLE_DEFAULTS.exec(rule)?.[1];
+    if (!defaults) return [rule];
+    const names = new Set([...defaults.matchAll(/(?:^|;)(--tw-[\w-]+):/g)].map((m) => m[1]!));
+    const owners = new Set<string>();
+    for (const selector of readersOf(names).flatMap(selectorsOf)) {
+      const at = selector.indexOf('::');
+      const owner = subjectClass(at < 0 ? selector : selector.slice(0, at));
+      if (!owner) return [rule];
+      owners.add(at < 0 ? owner : `${owner}${selector.slice(at)}`);
+    }
+    return owners.size ? [`${[...owners].join(',')}{${defaults}}`] : [];
+  });
+}
+
 /** The CSS of every class the given sources use (all widgets by default; twind's preflight first), as twind wrote it at run time. */
 export function compileWidgetCss(files: string[] = sources(WIDGETS)): { css: string; classes: number } {
   const words = new Set<string>();
@@ -82,7 +147,7 @@ export function compileWidgetCss(files: string[] = sources(WIDGETS)): { css: str
     console.warn = warn;
     process.emitWarning = emitWarning;
   }
-  return { css: stringify(tw.target.filter((rule) => preflightRuleUsed(rule, tags))), classes };
+  return { css: stringify(scopeVariableDefaults(tw.target.filter((rule) => preflightRuleUsed(rule, tags)))), classes };
 }
 
 const PREFIX = 'virtual:exp-utilities/';
