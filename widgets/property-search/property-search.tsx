@@ -177,19 +177,17 @@ export function PropertySearch(props: Props) {
   const openCard = useStableCallback((p: Property) => openDetail(p));
   const openPin = useStableCallback((id: string) => openDetail({ id }));
   // a hovered pin or card is likely opened next: its dialog's chunk comes ahead. The highlight
-  // goes after the next frame: a click that opens the detail moves the pointer off its card, and
-  // taking the highlight away (a card drawn again, the map's pin, a layout of the page) in that
-  // click's frame held its paint back (docs/benchmarks.md, "A card clicked")
+  // comes and goes after the next frame: a click that opens the detail moves the pointer off its
+  // card, and a tap on a phone enters the card in the frame of its click; the highlight (a card
+  // drawn again, the map's pin, a layout of the page) in that frame held the dialog's paint back
+  // (docs/benchmarks.md, "A card clicked")
   const hovers = useRef(0);
   const hover = useStableCallback((id: string | null) => {
     const turn = ++hovers.current;
-    if (id) {
-      preloadPropertyDialog();
-      store.hoveredId.value = id;
-    } else
-      afterNextPaint(() => {
-        if (turn === hovers.current) store.hoveredId.value = null;
-      });
+    if (id) preloadPropertyDialog();
+    afterNextPaint(() => {
+      if (turn === hovers.current) store.hoveredId.value = id;
+    });
   });
   const onSort = useStableCallback(setSort);
   const onPage = useStableCallback(setPage);
