@@ -9,11 +9,11 @@
  * and a non-zero exit code when anything failed. `npm test -- unit e2e` runs only those stages.
  */
 import { spawn } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import type { Counts } from '../tests/support/counts.ts';
 import { DENO, DENO_FLAGS, denoEnv } from '../tests/support/deno-env.ts';
+import { runScratch } from '../tests/support/run-scratch.ts';
 import { pinSuiteClock } from '../tests/support/suite-clock.mjs';
 import { startSharedPostgres } from '../tests/support/shared-postgres.ts';
 
@@ -98,6 +98,10 @@ function run(stage: Stage, countsFile: string, quiet = false): Promise<{ code: n
 async function main(): Promise<void> {
   // one instant for the whole run, every stage and process (docs/decisions.md #33)
   pinSuiteClock();
+  // the run's temporary files in one folder, removed at its end (tests/support/run-scratch.ts)
+  const scratch = runScratch();
+  Object.assign(process.env, scratch.env);
+  const { dir } = scratch;
   const wanted = process.argv.slice(2);
   const selected = wanted.length ? stages.filter((s) => wanted.includes(s.name)) : stages;
   // one PostgreSQL with the migrated and seeded templates for every stage that reads them, made
@@ -112,7 +116,10 @@ async function main(): Promise<void> {
   const stopShared = () => shared?.then((s) => s.stop()).catch(() => {});
   for (const signal of ['SIGINT', 'SIGTERM'] as const)
     process.once(signal, () => {
-      void Promise.resolve(stopShared()).finally(() => process.exit(130));
+      void Promise.resolve(stopShared()).finally(() => {
+        scratch.remove();
+        process.exit(130);
+      });
     });
   let sharedEnv: Record<string, string> | undefined;
   const sharedDatabase = async (): Promise<Record<string, string>> => {
@@ -129,7 +136,6 @@ async function main(): Promise<void> {
     }
     return sharedEnv;
   };
-  const dir = mkdtempSync(join(tmpdir(), 'exp-test-'));
   const total: Counts = { passed: 0, failed: 0, skipped: 0 };
   const failures: string[] = [];
   const summary: string[] = [];
@@ -193,7 +199,7 @@ async function main(): Promise<void> {
   }
   await awaitBackground();
   await stopShared();
-  rmSync(dir, { recursive: true, force: true });
+  scratch.remove();
   console.log('\n' + summary.join('\n') + `\n[test] total time ${((Date.now() - started) / 1000).toFixed(0)} s\n`);
   // what failed, again, where a log that keeps only its tail still has it
   if (failures.length) console.log(`[test] what failed:\n${failures.join('\n')}\n`);
