@@ -34,7 +34,6 @@ export function redirect(target: string, headers: Record<string, string> = {}): 
 /** Sends a page's answer; an HTML page with its Content-Security-Policy (../http/csp.ts) when `csp` is given. */
 export function send(req: IncomingMessage, res: ServerResponse, answer: PageResponse, csp?: CspSources): void {
   const body = typeof answer.body === 'string' ? Buffer.from(answer.body) : answer.body;
-  const etag = `"${createHash('sha1').update(body).digest('base64url').slice(0, 22)}"`;
   const html = answer.type === 'text/html';
   const headers: Record<string, string> = {
     'Content-Type':
@@ -50,10 +49,14 @@ export function send(req: IncomingMessage, res: ServerResponse, answer: PageResp
       : {}),
     ...answer.headers,
   };
-  if (answer.status === 200) headers.ETag = etag;
-  if (answer.status === 200 && req.headers['if-none-match'] === etag) {
-    res.writeHead(304, { ...headers, Vary: 'Accept-Encoding' }).end();
-    return;
+  // only a page's 200 has an ETag (a 404's body is not hashed: made-up addresses cost no more)
+  if (answer.status === 200) {
+    const etag = `"${createHash('sha1').update(body).digest('base64url').slice(0, 22)}"`;
+    headers.ETag = etag;
+    if (req.headers['if-none-match'] === etag) {
+      res.writeHead(304, { ...headers, Vary: 'Accept-Encoding' }).end();
+      return;
+    }
   }
   sendCompressed(res, answer.status, headers, body, req.method === 'HEAD');
 }
