@@ -4,10 +4,10 @@
  * detail (widgets/lib/listing/property-detail.tsx) and the listing's own page
  * (server/pages/listing-page.tsx), each with its classes.
  */
-import { Fragment, type ReactNode } from 'react';
 import { formatArea, formatCount, formatPrice } from '../protocol/format.ts';
 import { roomTexts, typeLabel, type Property } from '../protocol/listing.ts';
 import type { Translate } from '../translate.ts';
+import { AFTER_SLASH, withBreaks } from './line-breaks.tsx';
 
 export interface FactsClasses {
   list?: string;
@@ -39,23 +39,6 @@ export function listingFacts(p: Property, t: Translate): Array<[string, string]>
   ];
 }
 
-/** "$122/month" may break after its slash on a narrow phone, not inside "month" (its text unchanged). */
-function breakableAtSlash(value: string): ReactNode {
-  const parts = value.split('/');
-  return parts.length === 1
-    ? value
-    : parts.map((part, i) => (
-        <Fragment key={i}>
-          {i ? (
-            <>
-              /<wbr />
-            </>
-          ) : null}
-          {part}
-        </Fragment>
-      ));
-}
-
 export function ListingFacts({
   property,
   t,
@@ -72,7 +55,8 @@ export function ListingFacts({
       {listingFacts(property, t).map(([label, value]) => (
         <div key={label} className={c.item}>
           <dt className={c.term}>{label}</dt>
-          <dd className={c.value}>{breakableAtSlash(value)}</dd>
+          {/* "$122/month" may break after its slash on a narrow phone, not inside "month" */}
+          <dd className={c.value}>{withBreaks(value, AFTER_SLASH)}</dd>
         </div>
       ))}
     </dl>

@@ -9,6 +9,7 @@ import { renderToStaticMarkup } from 'react-dom/server';
 import { telHref, telText } from '../../core/protocol/format.ts';
 import { photoSources } from '../../core/protocol/photos.ts';
 import { jsonLdText } from '../../core/protocol/structured-data.ts';
+import { EMAIL_BREAKS, withBreaks } from '../../core/view/line-breaks.tsx';
 
 declare module 'react' {
   // eslint-disable-next-line @typescript-eslint/no-namespace
@@ -57,7 +58,7 @@ export function ContactItems({ email, phone }: { email: string | null | undefine
     <>
       {email ? (
         <li>
-          <a href={`mailto:${email}`}>{email}</a>
+          <a href={`mailto:${email}`}>{withBreaks(email, EMAIL_BREAKS)}</a>
         </li>
       ) : null}
       {phone ? (

@@ -276,6 +276,28 @@ describe('<exp-agent-profile>', () => {
     );
   });
 
+  it('wraps an agent’s e-mail after its "@" in a narrow box, not inside its name or its domain', async () => {
+    const el = await mount(
+      `<exp-agent-profile api-url="${API_URL}" agent-id="1" style="width:230px"></exp-agent-profile>`,
+      'exp-agent-profile',
+      '[part="name"]',
+    );
+    const link = shadow<HTMLAnchorElement>(el, 'a[href^="mailto:"]');
+    expect(link.textContent).to.equal(link.getAttribute('href')?.slice('mailto:'.length));
+    const lines = (node: Node) => {
+      const range = document.createRange();
+      range.selectNodeContents(node);
+      return new Set([...range.getClientRects()].map((r) => Math.round(r.top))).size;
+    };
+    expect(lines(link), 'the address wraps in 230 px').to.be.above(1);
+    const words = [...link.childNodes].filter((n) => n.nodeType === Node.TEXT_NODE);
+    expect(
+      words.map((n) => n.textContent),
+      'the name and the domain',
+    ).to.deep.equal(link.textContent?.replace('@', '@\n').split('\n'));
+    for (const word of words) expect(lines(word), `"${word.textContent}" on one line`).to.equal(1);
+  });
+
   it("opens one of the agent's listings", async () => {
     const el = await mount(
       `<exp-agent-profile api-url="${API_URL}" agent-id="2"></exp-agent-profile>`,

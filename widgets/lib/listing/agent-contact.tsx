@@ -12,6 +12,7 @@ import { MailIcon } from '../ui/icons/mail.tsx';
 import { PhoneIcon } from '../ui/icons/phone.tsx';
 import { WhatsAppIcon } from '../ui/icons/whats-app.tsx';
 import type { PropertyAgent } from '../../../core/protocol/listing.ts';
+import { EMAIL_BREAKS, withBreaks } from '../../../core/view/line-breaks.tsx';
 
 export function AgentAvatar({ name, photo, size = 56 }: { name: string; photo: string | undefined; size?: number }) {
   const [failed, setFailed] = useState(false);
@@ -135,7 +136,7 @@ export function ContactList({
             href={`mailto:${email}`}
             className="min-w-0 text-primary underline-offset-2 hover:underline [overflow-wrap:anywhere]"
           >
-            {email}
+            {withBreaks(email, EMAIL_BREAKS)}
           </a>
         </li>
       ) : null}
