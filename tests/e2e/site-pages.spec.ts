@@ -55,6 +55,20 @@ test.describe('the host site: its pages', () => {
       await expect(cards.nth(i).getByRole('link')).toHaveAttribute('href', href);
       expect((await cards.nth(i).boundingBox())?.height).toBe(350);
     }
+    // side by side, each card's heading ends, its text starts and its button stands level with the
+    // others', whatever the length of its text (the about card's is a line shorter)
+    const rows = await cards.evaluateAll((all) =>
+      all.map((card) =>
+        ['h2', 'p', '.btn'].map((sel) => {
+          const box = (card.querySelector(sel) as Element).getBoundingClientRect();
+          return Math.round(sel === 'h2' ? box.bottom : box.top);
+        }),
+      ),
+    );
+    expect(
+      rows.map((r) => r.join(' ')),
+      'heading ends, text and button tops',
+    ).toEqual(Array(3).fill(rows[0]?.join(' ')));
     // 5 outlets, their names as text (no images), duplicated for the loop; the copy is hidden from assistive technology
     const outlets = [
       'Diario Andino',
