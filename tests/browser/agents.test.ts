@@ -83,6 +83,26 @@ describe('<exp-agent-directory>', () => {
     await expectAccessible(el);
   });
 
+  it('on a phone, the cards of a row are as high as each other when one name takes two lines', async () => {
+    const el = await mount(
+      `<exp-agent-directory api-url="${API_URL}" style="width:340px"></exp-agent-directory>`,
+      'exp-agent-directory',
+      '[part="count"]',
+    );
+    await waitFor(() => names(el).length === all.length, 8000, 'all agents');
+    // laid out, each of them (the cards far below the screen are skipped until seen)
+    for (const li of shadowAll(el, 'li.exp-offscreen-agent')) li.style.contentVisibility = 'visible';
+    const rows = new Map<number, Array<{ card: number; name: number }>>();
+    for (const card of shadowAll(el, '[part="agent-card"]')) {
+      const box = card.getBoundingClientRect();
+      const name = (card.querySelector('.font-semibold') as HTMLElement).getBoundingClientRect().height;
+      rows.set(Math.round(box.top), [...(rows.get(Math.round(box.top)) ?? []), { card: Math.round(box.height), name }]);
+    }
+    const uneven = [...rows.values()].filter((row) => new Set(row.map((c) => c.name)).size > 1);
+    expect(uneven.length, 'rows whose names take more lines in one card than the other').to.be.above(0);
+    for (const row of rows.values()) expect(new Set(row.map((c) => c.card)).size, JSON.stringify(row)).to.equal(1);
+  });
+
   it('with max="8": the first 8 agents under the whole count, and "Show all agents" shows the rest; a search starts short again', async () => {
     const el = await mount(
       `<exp-agent-directory api-url="${API_URL}" max="8"></exp-agent-directory>`,

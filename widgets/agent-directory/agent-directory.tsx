@@ -180,7 +180,8 @@ export function AgentDirectory({ profileUrl, showTitle, place, max }: ElementPro
               <button
                 type="button"
                 onClick={() => openAgent(agent)}
-                className="group w-full text-left rounded-brand border border-line bg-surface p-0 overflow-hidden cursor-pointer shadow-sm hover:shadow-md transition-shadow"
+                // as high as the row (a name on two lines makes its neighbour's card no shorter)
+                className="group w-full h-full text-left rounded-brand border border-line bg-surface p-0 overflow-hidden cursor-pointer shadow-sm hover:shadow-md transition-shadow flex flex-col justify-start"
                 part="agent-card"
               >
                 <AgentPhoto photo={agent.photo} name="" className="aspect-square w-full" />
