@@ -15,19 +15,26 @@ const root = join(dirname(fileURLToPath(import.meta.url)), '../..');
 
 function packagedChromium() {
   const version = JSON.parse(readFileSync(join(root, 'node_modules/@sparticuz/chromium/package.json'), 'utf8')).version;
-  const binary = join(tmpdir(), 'chromium');
-  const marker = join(tmpdir(), `exp-chromium-${version}.ok`);
+  // the system's temporary directory, not a test run's own (tests/support/run-scratch.ts): the
+  // browser is inflated there once for every run, and its fonts' configuration names /tmp/fonts
+  const base = process.env.EXP_SYSTEM_TMPDIR || tmpdir();
+  const binary = join(base, 'chromium');
+  const marker = join(base, `exp-chromium-${version}.ok`);
   // @sparticuz/chromium reuses whatever tmpdir()/chromium holds: a marker says which version it is
   if (!existsSync(marker)) rmSync(binary, { force: true });
   if (!existsSync(binary)) {
     const script =
       'import("@sparticuz/chromium").then((m) => m.default.executablePath()).then((p) => process.stdout.write(p))';
-    const path = execFileSync(process.execPath, ['--input-type=module', '-e', script], { cwd: root, encoding: 'utf8' });
+    const path = execFileSync(process.execPath, ['--input-type=module', '-e', script], {
+      cwd: root,
+      encoding: 'utf8',
+      env: { ...process.env, TMPDIR: base },
+    });
     if (path !== binary) throw new Error(`@sparticuz/chromium inflated to ${path}, expected ${binary}`);
     writeFileSync(marker, `${version}\n`);
   }
   // only the fonts the package ships: the same text metrics on every machine
-  process.env.FONTCONFIG_PATH ??= join(tmpdir(), 'fonts');
+  process.env.FONTCONFIG_PATH ??= join(base, 'fonts');
   return binary;
 }
 

@@ -12,14 +12,17 @@ import { join } from 'node:path';
 export interface RunScratch {
   /** the run's own folder (the counts files beside the temporary one) */
   dir: string;
-  /** what the run's processes get: TMPDIR (and TMP, TEMP) inside `dir` */
-  env: Record<'TMPDIR' | 'TMP' | 'TEMP', string>;
+  /**
+   * what the run's processes get: TMPDIR (and TMP, TEMP) inside `dir`, and the system's own as
+   * EXP_SYSTEM_TMPDIR, where what outlives a run is kept (the test Chromium, tests/support/chromium.mjs)
+   */
+  env: Record<'TMPDIR' | 'TMP' | 'TEMP' | 'EXP_SYSTEM_TMPDIR', string>;
   /** removes the folder and everything in it */
   remove(): void;
 }
 
 export function runScratch(prefix = 'exp-test-'): RunScratch {
-  const dir = mkdtempSync(join(tmpdir(), prefix));
+  const dir = mkdtempSync(join(process.env.EXP_SYSTEM_TMPDIR || tmpdir(), prefix));
   const tmp = join(dir, 'tmp');
   mkdirSync(tmp);
   // as the system's temporary directory is: open to every user, each keeping their own (sticky),
@@ -28,7 +31,7 @@ export function runScratch(prefix = 'exp-test-'): RunScratch {
   chmodSync(tmp, 0o1777);
   return {
     dir,
-    env: { TMPDIR: tmp, TMP: tmp, TEMP: tmp },
+    env: { TMPDIR: tmp, TMP: tmp, TEMP: tmp, EXP_SYSTEM_TMPDIR: process.env.EXP_SYSTEM_TMPDIR || tmpdir() },
     remove: () => rmSync(dir, { recursive: true, force: true }),
   };
 }
