@@ -39,26 +39,6 @@ export function tagsIn(text: string): Set<string> {
   return tags;
 }
 
-/**
- * Whether a rule of twind's preflight (the base rules before the utilities) can match in the
- * sources' shadow roots: never one for html or body (a shadow root has neither) or for the
- * backdrop's variables (no utility styles a backdrop), nor one whose every selector names a tag
- * the sources never write (`pre`, `table`, `sub`, ...). Rules of classes and at-rules always stay.
- */
-export function preflightRuleUsed(rule: string, tags: Set<string>): boolean {
-  const selector = rule.slice(0, rule.indexOf('{')).trim();
-  if (selector.startsWith('@') || /\.[\w\\-]/.test(selector)) return true;
-  return selector.split(',').some((part) => {
-    const p = part.trim();
-    const tag = /^[a-z][a-z0-9-]*/.exec(p)?.[0];
-    if (!tag) return !p.startsWith('::backdrop') && !p.startsWith(':-moz');
-    return tag !== 'html' && tag !== 'body' && tags.has(tag);
-  });
-}
-
-/** A rule of twind's preflight that gives variables their defaults on every element and pseudo-element. */
-const VARIABLE_DEFAULTS = /^(?:\*,)?::before,::after\{((?:--tw-[\w-]+:[^;}]*;?)+)\}$/;
-
 /** The selectors of a rule as twind writes it (one rule a string; an at-rule wraps one rule). */
 function selectorsOf(rule: string): string[] {
   const body = rule.lastIndexOf('{');
@@ -78,6 +58,24 @@ function selectorsOf(rule: string): string[] {
   parts.push(head.slice(start));
   return parts.map((part) => part.trim()).filter(Boolean);
 }
+
+/**
+ * Whether a rule of twind's preflight (the base rules before the utilities) can match in the
+ * sources' shadow roots: never one for html or body (a shadow root has neither) or for the
+ * backdrop's variables (no utility styles a backdrop), nor one whose every selector names a tag
+ * the sources never write (`pre`, `table`, `sub`, ...). Rules of classes and at-rules always stay.
+ */
+export function preflightRuleUsed(rule: string, tags: Set<string>): boolean {
+  if (rule.startsWith('@') || /\.[\w\\-]/.test(rule.slice(0, rule.indexOf('{')))) return true;
+  return selectorsOf(rule).some((p) => {
+    const tag = /^[a-z][a-z0-9-]*/.exec(p)?.[0];
+    if (!tag) return !p.startsWith('::backdrop') && !p.startsWith(':-moz');
+    return tag !== 'html' && tag !== 'body' && tags.has(tag);
+  });
+}
+
+/** A rule of twind's preflight that gives variables their defaults on every element and pseudo-element. */
+const VARIABLE_DEFAULTS = /^(?:\*,)?::before,::after\{((?:--tw-[\w-]+:[^;}]*;?)+)\}$/;
 
 /**
  * The class a selector's subject carries (`.group[open] .group-open\\:rotate-180` ->

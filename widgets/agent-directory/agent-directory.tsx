@@ -181,7 +181,7 @@ export function AgentDirectory({ profileUrl, showTitle, place, max }: ElementPro
                 type="button"
                 onClick={() => openAgent(agent)}
                 // as high as the row (a name on two lines makes its neighbour's card no shorter)
-                className="group w-full h-full text-left rounded-brand border border-line bg-surface p-0 overflow-hidden cursor-pointer shadow-sm hover:shadow-md transition-shadow flex flex-col justify-start"
+                className="group w-full h-full text-left rounded-brand border border-line bg-surface p-0 overflow-hidden cursor-pointer shadow-sm hover:shadow-md transition-shadow flex flex-col"
                 part="agent-card"
               >
                 <AgentPhoto photo={agent.photo} name="" className="aspect-square w-full" />
