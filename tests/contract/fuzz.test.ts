@@ -234,6 +234,7 @@ describe.each(['postgres'] as const)('fuzzing the data server over %s', (kind) =
     const next = generator(42);
     const problems: string[] = [];
     const statuses = new Map<number, number>();
+    const timedOut: ReturnType<ReturnType<typeof generator>>[] = [];
     let sent = 0;
     const worker = async () => {
       while (sent < REQUESTS) {
@@ -249,7 +250,11 @@ describe.each(['postgres'] as const)('fuzzing the data server over %s', (kind) =
         }
         statuses.set(res.status, (statuses.get(res.status) ?? 0) + 1);
         const where = `${r.method} ${r.path.slice(0, 160)} ${JSON.stringify(r.headers).slice(0, 120)} -> ${res.status}`;
-        if (res.status >= 500) problems.push(`${where}: ${res.text.slice(0, 200)}`);
+        // a statement its deadline stopped (PostgREST's 500, code 57014) says the machine was busy
+        // with the other workers' requests, not that this one was mishandled: it is asked again
+        // alone when the run is over, and only a second stop counts
+        if (res.status === 500 && res.text.includes('"57014"')) timedOut.push(r);
+        else if (res.status >= 500) problems.push(`${where}: ${res.text.slice(0, 200)}`);
         if (/_pgrst_t|json_agg|coalesce\(|from public\."|\.ts:\d+|node:internal|at async /.test(res.text))
           problems.push(`${where}: leaks internals: ${res.text.slice(0, 200)}`);
         if (res.status >= 400 && r.method !== 'HEAD') {
@@ -269,6 +274,15 @@ describe.each(['postgres'] as const)('fuzzing the data server over %s', (kind) =
       }
     };
     await Promise.all(Array.from({ length: Number(process.env.FUZZ_WORKERS ?? 8) }, worker));
+    if (timedOut.length)
+      console.log(`[fuzz.test] ${timedOut.length} statements stopped by their deadline under load, asked again alone`);
+    for (const r of timedOut) {
+      const res = await send(server.port, r);
+      if (res.status >= 500)
+        problems.push(
+          `${r.method} ${r.path.slice(0, 160)} (asked again alone) -> ${res.status}: ${res.text.slice(0, 200)}`,
+        );
+    }
     expect(problems.slice(0, 20)).toEqual([]);
     expect(await fingerprint()).toEqual(before);
     // the run really explored: successes and several kinds of errors
