@@ -12,7 +12,7 @@ import { spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import type { Counts } from '../tests/support/counts.ts';
-import { DENO, DENO_FLAGS, denoEnv } from '../tests/support/deno-env.ts';
+import { DENO, DENO_FLAGS, FUNCTIONS, denoEnv } from '../tests/support/deno-env.ts';
 import { runScratch } from '../tests/support/run-scratch.ts';
 import { pinSuiteClock } from '../tests/support/suite-clock.mjs';
 import { startSharedPostgres } from '../tests/support/shared-postgres.ts';
@@ -49,11 +49,8 @@ const stages: Stage[] = [
       DENO,
       'check',
       ...DENO_FLAGS,
-      'supabase/functions/send-property-inquiry/index.ts',
-      'supabase/functions/saved-searches/index.ts',
-      'supabase/functions/visits/index.ts',
-      'supabase/functions/privacy/index.ts',
-      'supabase/functions/listing-events/index.ts',
+      // every function supabase/config.toml declares (the deploy test resolves the same from what is uploaded)
+      ...FUNCTIONS.map((fn) => fn.entrypoint),
     ],
     single: true,
     env: denoEnv(),

@@ -2,27 +2,24 @@
  * The deploy path of the functions (docs/deployment.md "The functions"): the real
  * Supabase CLI's `functions deploy --use-api` walks each function's imports from supabase/ and
  * uploads what it finds (to a stand-in of the Management API here). Each function, written out from
- * those files alone, type-checks under Deno, and the inquiry function runs from them and stores an
- * inquiry: an import the CLI's walk cannot follow (no extension, a path it cannot read) fails here,
- * not on the platform.
+ * those files alone, resolves every import as Deno does to the project's own files, byte for byte
+ * (which the test runner's deno stage type-checks), and the inquiry function runs from them and
+ * stores an inquiry: an import the CLI's walk cannot follow (no extension, a path it cannot read)
+ * fails here, not on the platform.
  */
-import { readFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
+import { resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { IMPORT_MAP } from '../support/deno-function.ts';
-import { denoCheck, deployWithCli, writeUploaded, type UploadedFunction } from '../support/functions-deploy.ts';
+import { FUNCTIONS, IMPORT_MAP } from '../support/deno-env.ts';
+import { denoGraph, deployWithCli, writeUploaded, type UploadedFunction } from '../support/functions-deploy.ts';
 import { startHostedFunction, type HostedFunction } from '../support/hosted-function.ts';
 import { clientHeaders } from '../support/servers.ts';
 import { until } from '../support/until.ts';
 
+const root = resolve(import.meta.dirname, '../..');
+
 /** The functions config.toml declares, with their entrypoints. */
-const CONFIGURED = [
-  ...readFileSync(new URL('../../supabase/config.toml', import.meta.url), 'utf8').matchAll(
-    /\[functions\.([a-z0-9-]+)\][^[]*?entrypoint = "\.\/([^"]+)"/g,
-  ),
-].map((m) => ({
-  slug: m[1] as string,
-  entrypoint: `supabase/${m[2] as string}`,
-}));
+const CONFIGURED = [...FUNCTIONS];
 
 describe('supabase functions deploy --use-api', () => {
   let uploads: Map<string, UploadedFunction>;
@@ -66,17 +63,38 @@ describe('supabase functions deploy --use-api', () => {
     }
   });
 
+  // what Deno reads of each function, resolved from the uploaded files alone, is what it reads in
+  // the project, byte for byte: so the test runner's deno stage, which type-checks every configured
+  // function in the project, type-checks what was uploaded (a check of each upload again cost 8 s a
+  // function of the suite's two cores; the graph, a tenth of a second)
   it.each(CONFIGURED)(
-    '$slug type-checks under Deno from the uploaded files alone, with the uploaded import map',
-    async ({ slug }) => {
+    "$slug: every import, code, types and JSON, resolves from the uploaded files alone, with the uploaded import map, to the project's own files",
+    async ({ slug, entrypoint }) => {
       const fn = uploads.get(slug) as UploadedFunction;
       expect(fn.metadata.import_map_path).toBe(IMPORT_MAP);
       expect([...fn.files.keys()]).toContain(IMPORT_MAP);
-      const checked = await denoCheck(writeUploaded(fn), fn);
-      expect(checked.status, checked.output).toBe(0);
+      const uploaded = await denoGraph(writeUploaded(fn), entrypoint, fn.metadata.import_map_path);
+      expect(uploaded.errors).toEqual([]);
+      const project = await denoGraph(root, entrypoint);
+      expect(project.errors).toEqual([]);
+      expect(uploaded.files).toEqual(project.files);
+      expect(uploaded.npm).toEqual(project.npm);
+      for (const path of [...uploaded.files, IMPORT_MAP])
+        expect(fn.files.get(path)?.toString(), path).toBe(readFileSync(resolve(root, path), 'utf8'));
     },
     180_000,
   );
+
+  it('a file missing from the upload, or an import Deno cannot follow, is named', async () => {
+    const fn = uploads.get('visits') as UploadedFunction;
+    const shared = [...fn.files.keys()].find((path) => path.startsWith('core/') && path.endsWith('.ts')) as string;
+    const dir = writeUploaded({ ...fn, files: new Map([...fn.files].filter(([path]) => path !== shared)) });
+    expect((await denoGraph(dir, fn.metadata.entrypoint_path)).errors.join('\n')).toContain(shared);
+    // an import without its extension, as Node's resolution would allow
+    const entry = resolve(dir, fn.metadata.entrypoint_path);
+    writeFileSync(entry, `import './nowhere';\n${readFileSync(entry, 'utf8')}`);
+    expect((await denoGraph(dir, fn.metadata.entrypoint_path)).errors.join('\n')).toMatch(/nowhere/);
+  });
 
   describe('the inquiry function run from what was uploaded', () => {
     let hosted: HostedFunction;

@@ -5,6 +5,7 @@
  * certificate store besides Deno's own (a registry behind a company's TLS proxy is trusted as npm
  * trusts it).
  */
+import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { CLOCK_OFFSET_ENV } from '../../core/clock.ts';
 
@@ -14,6 +15,13 @@ export const DENO = resolve(root, 'node_modules/.bin/deno');
 
 /** The npm packages the functions import, by name. */
 export const IMPORT_MAP = 'supabase/functions/import_map.json';
+
+/** The functions supabase/config.toml declares, with their entrypoints (from the project's root). */
+export const FUNCTIONS: ReadonlyArray<{ slug: string; entrypoint: string }> = [
+  ...readFileSync(resolve(root, 'supabase/config.toml'), 'utf8').matchAll(
+    /\[functions\.([a-z0-9-]+)\][^[]*?entrypoint = "\.\/([^"]+)"/g,
+  ),
+].map((m) => ({ slug: m[1] as string, entrypoint: `supabase/${m[2] as string}` }));
 
 export const DENO_FLAGS = ['--no-config', `--import-map=${IMPORT_MAP}`, '--node-modules-dir=none'];
 

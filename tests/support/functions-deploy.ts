@@ -5,16 +5,20 @@
  * function), which the stand-in keeps. What it kept is what the platform would bundle: written
  * into an empty folder, it is all a function has (docs/deployment.md "The functions").
  */
-import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { execFile } from 'node:child_process';
+import { mkdirSync, mkdtempSync, realpathSync, writeFileSync } from 'node:fs';
 import { createServer, type IncomingMessage } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { promisify } from 'node:util';
 import { supabaseCli } from '../../scripts/lazy-packages.ts';
 import { spawnChild } from './child.ts';
-import { DENO, DENO_FLAGS, denoEnv } from './deno-env.ts';
+import { DENO, DENO_FLAGS, IMPORT_MAP, denoEnv } from './deno-env.ts';
 
 const root = resolve(import.meta.dirname, '../..');
+const execFileAsync = promisify(execFile);
 export const PROJECT_REF = 'expecuadorstandinabc';
 
 export interface UploadedFunction {
@@ -135,19 +139,48 @@ export function writeUploaded(
   return dir;
 }
 
-/** `deno check` of a function's entrypoint, with its import map, in a folder that holds only what was uploaded. */
-export async function denoCheck(
-  dir: string,
-  fn: UploadedFunction,
-): Promise<{ status: number | string | null; output: string }> {
+/** A function's module graph as Deno resolves it (`deno info`: code, types and JSON, without type-checking). */
+export interface DenoGraph {
+  /** the files it reads, from the folder it ran in, sorted */
+  files: string[];
+  /** the npm packages it loads (name@version), sorted */
+  npm: string[];
+  /** what could not be resolved or read: a file not there, an import without its extension */
+  errors: string[];
+}
+
+/**
+ * The module graph of a function's entrypoint, with an import map, in a folder: where the folder
+ * holds only what was uploaded, every import the platform will follow, type-only ones included.
+ * (The test runner's deno stage type-checks the same files in the project; docs/deployment.md.)
+ */
+export async function denoGraph(dir: string, entrypoint: string, importMap = IMPORT_MAP): Promise<DenoGraph> {
   // the flags of our other Deno runs, with the import map the deploy uploaded
-  const flags = DENO_FLAGS.map((f) =>
-    f.startsWith('--import-map=') ? `--import-map=${fn.metadata.import_map_path}` : f,
-  );
-  const { output, exited, exitStatus } = spawnChild(DENO, ['check', ...flags, fn.metadata.entrypoint_path], {
-    cwd: dir,
-    env: denoEnv(),
-  });
-  await exited;
-  return { status: exitStatus(), output: output() };
+  const flags = DENO_FLAGS.map((f) => (f.startsWith('--import-map=') ? `--import-map=${importMap}` : f));
+  let stdout: string;
+  try {
+    ({ stdout } = await execFileAsync(DENO, ['info', '--json', ...flags, entrypoint], {
+      cwd: dir,
+      env: denoEnv(),
+      maxBuffer: 64 * 1024 * 1024,
+      timeout: 120_000,
+    }));
+  } catch (error) {
+    const { stderr, message } = error as { stderr?: string; message: string };
+    return { files: [], npm: [], errors: [`deno info failed: ${stderr || message}`] };
+  }
+  const graph = JSON.parse(stdout) as {
+    modules: Array<{ kind?: string; specifier: string; local?: string; npmPackage?: string; error?: string }>;
+  };
+  const base = `${realpathSync(dir)}/`;
+  const files: string[] = [];
+  const npm: string[] = [];
+  const errors: string[] = [];
+  for (const m of graph.modules) {
+    if (m.error) errors.push(m.error.replaceAll(pathToFileURL(base).href, ''));
+    else if (m.kind === 'npm' && m.npmPackage) npm.push(m.npmPackage);
+    else if (m.local?.startsWith(base)) files.push(m.local.slice(base.length));
+    else errors.push(`outside the folder: ${m.specifier}`);
+  }
+  return { files: files.sort(), npm: npm.sort(), errors };
 }
