@@ -149,6 +149,10 @@ export default defineConfig(({ mode }): UserConfig => {
       build: {
         outDir: resolve(here, 'dist/site'),
         emptyOutDir: true,
+        // no polyfill of <link rel="modulepreload"> in the page script: every browser the site serves
+        // has had it since 2023 (Safari 17, Firefox 115), and without it a preload is only a hint
+        // left out; the polyfill weighed 0.1 KB gzip on every page (docs/benchmarks.md, "Weight")
+        modulePreload: { polyfill: false },
         sourcemap: true,
         target: 'es2022',
         rolldownOptions: {
