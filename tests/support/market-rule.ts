@@ -54,7 +54,8 @@ with recursive periods as (
     cross join lateral (select s.on_at, s.off_at from internal.listing_spells s
                          where s.listing_id = l.id and s.on_at < sp.finish and (s.off_at is null or s.off_at >= sp.start_at)
                          order by s.on_at desc limit 1) s
-), valued as (
+  -- (materialized: each row's price worked out once; inlined, its two look-ups stood in six places)
+), valued as materialized (
   select lm.*,
          case when lm.property_type in ('office', 'business_premises', 'commercial_building') then 'commercial'
               when lm.property_type in ('house', 'apartment', 'land') then lm.property_type
