@@ -38,16 +38,23 @@ interface CachedFile {
 }
 
 /**
+ * The files every StaticFiles of the process has read, by their path, with what they were compressed
+ * to: one memory for all the folders a server serves (eight of them: one bound where each had its
+ * own), and a file compressed once in a process however many servers it starts (the tests start
+ * many). Bounded by bytes (the videos are large), like every memory of the server (lru-cache,
+ * docs/decisions.md #24).
+ */
+const FILES = new LRUCache<string, CachedFile>({
+  max: 4000,
+  maxSize: 160 * 1024 * 1024,
+  sizeCalculation: (f) => Math.max(1, f.body.length + (f.gzip?.length ?? 0) + (f.br?.length ?? 0)),
+});
+
+/**
  * Serves files from a directory with ETags, 304s, gzip/brotli (compressed once, kept in memory)
  * and Range for media. Paths never leave the directory.
  */
 export class StaticFiles {
-  // bounded by bytes (the videos are large), like every memory of the server (lru-cache, docs/decisions.md #24)
-  private cache = new LRUCache<string, CachedFile>({
-    max: 2000,
-    maxSize: 96 * 1024 * 1024,
-    sizeCalculation: (f) => Math.max(1, f.body.length + (f.gzip?.length ?? 0) + (f.br?.length ?? 0)),
-  });
   constructor(readonly root: string) {}
 
   /** The file for a URL path inside root, or undefined (missing, a directory, or outside). */
@@ -71,7 +78,7 @@ export class StaticFiles {
 
   private async load(file: string): Promise<CachedFile> {
     const info = await stat(file);
-    const hit = this.cache.get(file);
+    const hit = FILES.get(file);
     if (hit && hit.mtimeMs === info.mtimeMs && hit.size === info.size) return hit;
     const body = await readFile(file);
     const entry: CachedFile = {
@@ -80,7 +87,7 @@ export class StaticFiles {
       body,
       etag: `"${createHash('sha1').update(body).digest('base64url').slice(0, 20)}"`,
     };
-    this.cache.set(file, entry);
+    FILES.set(file, entry);
     return entry;
   }
 
@@ -106,7 +113,12 @@ export class StaticFiles {
     let body = entry.body;
     const encoding = chooseEncoding(req.headers['accept-encoding'], type, body.length);
     if (encoding) {
-      body = entry[encoding] ??= compress(body, encoding, 'file');
+      if (!entry[encoding]) {
+        entry[encoding] = compress(body, encoding, 'file');
+        // counted again with what it now holds (the entry is the same file's while its mtime and size are)
+        if (FILES.get(file) === entry) FILES.set(file, entry);
+      }
+      body = entry[encoding];
       res.setHeader('Content-Encoding', encoding);
     } else if (status === 200 && /^(video|audio)\//.test(type)) {
       res.setHeader('Accept-Ranges', 'bytes');
