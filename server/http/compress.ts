@@ -1,10 +1,12 @@
 /**
  * Compression by Accept-Encoding: brotli where the client takes it, else gzip. Files are compressed
- * once at the highest level and kept; pages made per request at a level that costs well under a
- * millisecond for a page (brotli 5, gzip 6).
+ * once at a high level (brotli 9, gzip 9) in libuv's threads and kept (server/http/static.ts); pages
+ * made per request on the event loop, at a level that costs well under a millisecond for a page
+ * (brotli 5, gzip 6).
  */
 import type { ServerResponse } from 'node:http';
-import { brotliCompressSync, constants as zlib, gzipSync } from 'node:zlib';
+import { promisify } from 'node:util';
+import { brotliCompress, brotliCompressSync, constants as zlib, gzip, gzipSync } from 'node:zlib';
 
 export type Encoding = 'br' | 'gzip';
 
@@ -24,12 +26,25 @@ export function chooseEncoding(
   return null;
 }
 
-export function compress(body: Buffer, encoding: Encoding, effort: 'file' | 'page'): Buffer {
-  if (encoding === 'br')
-    return brotliCompressSync(body, {
-      params: { [zlib.BROTLI_PARAM_QUALITY]: effort === 'file' ? 9 : 5, [zlib.BROTLI_PARAM_SIZE_HINT]: body.length },
-    });
-  return gzipSync(body, { level: effort === 'file' ? 9 : 6 });
+const brotliOptions = (body: Buffer, quality: number) => ({
+  params: { [zlib.BROTLI_PARAM_QUALITY]: quality, [zlib.BROTLI_PARAM_SIZE_HINT]: body.length },
+});
+
+/** A page made per request: on the event loop, at a level that costs well under a millisecond. */
+export function compress(body: Buffer, encoding: Encoding): Buffer {
+  return encoding === 'br' ? brotliCompressSync(body, brotliOptions(body, 5)) : gzipSync(body, { level: 6 });
+}
+
+const brotliAsync = promisify(brotliCompress);
+const gzipAsync = promisify(gzip);
+
+/**
+ * A file, once, at the highest levels worth it: in libuv's threads, since brotli 9 over the runtime
+ * chunk takes a tenth of a second and a fresh process compresses every file its first visitors ask
+ * for, which on the event loop held every other request meanwhile.
+ */
+export function compressFile(body: Buffer, encoding: Encoding): Promise<Buffer> {
+  return encoding === 'br' ? brotliAsync(body, brotliOptions(body, 9)) : gzipAsync(body, { level: 9 });
 }
 
 /**
@@ -46,7 +61,7 @@ export function sendCompressed(
   const raw = typeof body === 'string' ? Buffer.from(body) : body;
   const type = headers['Content-Type'] ?? headers['content-type'] ?? '';
   const encoding = chooseEncoding(res.req?.headers['accept-encoding'], type, raw.length);
-  const sent = encoding ? compress(raw, encoding, 'page') : raw;
+  const sent = encoding ? compress(raw, encoding) : raw;
   const out: Record<string, string> = {
     ...headers,
     Vary: headers.Vary ? `${headers.Vary}, Accept-Encoding` : 'Accept-Encoding',

@@ -11,7 +11,10 @@ import { StaticFiles } from './static.ts';
 /** A server of one folder, as the page host makes one for each of its folders. */
 async function serve(files: StaticFiles): Promise<{ url: string; server: Server }> {
   const server = createServer((req, res) => {
-    void files.resolve(req.url ?? '/').then((file) => (file ? files.send(req, res, file) : res.writeHead(404).end()));
+    void files.resolve(req.url ?? '/').then((file) => {
+      if (file) void files.send(req, res, file);
+      else res.writeHead(404).end();
+    });
   });
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
   return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, server };
@@ -35,13 +38,14 @@ async function brotli(url: string): Promise<{ encoding: string | null; text: str
   });
 }
 
-describe('StaticFiles: a file compressed once in a process', () => {
+describe('StaticFiles: a file compressed once in a process, off the event loop', () => {
   const dir = mkdtempSync(join(tmpdir(), 'exp-static-'));
   const file = join(dir, 'bundle.js');
   const servers: Server[] = [];
   let spy: ReturnType<typeof vi.spyOn>;
+  const realCompressFile = compression.compressFile;
   beforeAll(() => {
-    spy = vi.spyOn(compression, 'compress');
+    spy = vi.spyOn(compression, 'compressFile');
   });
   afterEach(() => spy.mockClear());
   afterAll(() => {
@@ -65,4 +69,32 @@ describe('StaticFiles: a file compressed once in a process', () => {
     for (const { url } of [b, a]) expect(await brotli(`${url}/bundle.js`)).toEqual({ encoding: 'br', text: second });
     expect(spy).toHaveBeenCalledTimes(2);
   });
+
+  it("a large file's first compression holds no other request, and the requests that ask for it meanwhile share it", async () => {
+    // a few megabytes of words (brotli at level 9 takes a good part of a second over them)
+    let words = '';
+    for (let i = 0; words.length < 6_000_000; i++) words += `${(i * 7919) % 104729} casa${i % 97} `;
+    writeFileSync(join(dir, 'large.js'), words);
+    writeFileSync(join(dir, 'small.txt'), 'ok');
+    const { url, server } = await serve(new StaticFiles(dir));
+    servers.push(server);
+    let started!: () => void;
+    const compressing = new Promise<void>((r) => (started = r));
+    spy.mockImplementation((body: Buffer, encoding: compression.Encoding) => {
+      const made = realCompressFile(body, encoding);
+      started();
+      return made;
+    });
+    const done: string[] = [];
+    const large = [brotli(`${url}/large.js`), brotli(`${url}/large.js`)].map((p) =>
+      p.then((r) => (done.push('large'), r)),
+    );
+    await compressing;
+    // asked while the large file is being compressed: answered first
+    const small = fetch(`${url}/small.txt`).then(async (r) => (done.push('small'), r.text()));
+    expect(await small).toBe('ok');
+    for (const r of await Promise.all(large)) expect(r).toEqual({ encoding: 'br', text: words });
+    expect(done).toEqual(['small', 'large', 'large']);
+    expect(spy).toHaveBeenCalledTimes(1);
+  }, 60_000);
 });

@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { readFile, stat } from 'node:fs/promises';
 import { extname, join, normalize, sep } from 'node:path';
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { chooseEncoding, compress } from './compress.ts';
+import { chooseEncoding, compressFile, type Encoding } from './compress.ts';
 import { LRUCache } from 'lru-cache';
 
 const TYPES: Record<string, string> = {
@@ -35,6 +35,8 @@ interface CachedFile {
   etag: string;
   gzip?: Buffer;
   br?: Buffer;
+  /** a compression under way: the requests that ask meanwhile wait for the same one */
+  pending?: Partial<Record<Encoding, Promise<Buffer>>>;
 }
 
 /**
@@ -49,6 +51,38 @@ const FILES = new LRUCache<string, CachedFile>({
   maxSize: 160 * 1024 * 1024,
   sizeCalculation: (f) => Math.max(1, f.body.length + (f.gzip?.length ?? 0) + (f.br?.length ?? 0)),
 });
+
+/** The files being read, by path and version. */
+const READING = new Map<string, Promise<CachedFile>>();
+
+async function readEntry(file: string, info: { mtimeMs: number; size: number }): Promise<CachedFile> {
+  const body = await readFile(file);
+  const entry: CachedFile = {
+    mtimeMs: info.mtimeMs,
+    size: info.size,
+    body,
+    etag: `"${createHash('sha1').update(body).digest('base64url').slice(0, 20)}"`,
+  };
+  FILES.set(file, entry);
+  return entry;
+}
+
+/** A file's compressed bytes, made once however many requests ask while it is made. */
+async function compressedOnce(file: string, entry: CachedFile, encoding: Encoding): Promise<Buffer> {
+  const pending = (entry.pending ??= {});
+  const made = (pending[encoding] ??= compressFile(entry.body, encoding));
+  try {
+    const bytes = await made;
+    if (!entry[encoding]) {
+      entry[encoding] = bytes;
+      // counted again with what it now holds (the entry is the same file's while its mtime and size are)
+      if (FILES.get(file) === entry) FILES.set(file, entry);
+    }
+    return bytes;
+  } finally {
+    delete pending[encoding];
+  }
+}
 
 /**
  * Serves files from a directory with ETags, 304s, gzip/brotli (compressed once, kept in memory)
@@ -80,15 +114,14 @@ export class StaticFiles {
     const info = await stat(file);
     const hit = FILES.get(file);
     if (hit && hit.mtimeMs === info.mtimeMs && hit.size === info.size) return hit;
-    const body = await readFile(file);
-    const entry: CachedFile = {
-      mtimeMs: info.mtimeMs,
-      size: info.size,
-      body,
-      etag: `"${createHash('sha1').update(body).digest('base64url').slice(0, 20)}"`,
-    };
-    FILES.set(file, entry);
-    return entry;
+    // requests that ask for the same version of a file while it is read get one entry (and so one compression)
+    const key = `${file}\0${info.mtimeMs}\0${info.size}`;
+    let reading = READING.get(key);
+    if (!reading) {
+      reading = readEntry(file, info).finally(() => READING.delete(key));
+      READING.set(key, reading);
+    }
+    return reading;
   }
 
   async send(
@@ -113,12 +146,7 @@ export class StaticFiles {
     let body = entry.body;
     const encoding = chooseEncoding(req.headers['accept-encoding'], type, body.length);
     if (encoding) {
-      if (!entry[encoding]) {
-        entry[encoding] = compress(body, encoding, 'file');
-        // counted again with what it now holds (the entry is the same file's while its mtime and size are)
-        if (FILES.get(file) === entry) FILES.set(file, entry);
-      }
-      body = entry[encoding];
+      body = entry[encoding] ?? (await compressedOnce(file, entry, encoding));
       res.setHeader('Content-Encoding', encoding);
     } else if (status === 200 && /^(video|audio)\//.test(type)) {
       res.setHeader('Accept-Ranges', 'bytes');
