@@ -2,7 +2,8 @@
  * JSON-LD as the TypeScript compiler sees it through schema-dts (the schema.org vocabulary as
  * types): each block becomes `<json> satisfies WithContext<Its @type>` in a file that only the
  * compiler reads, so a property the vocabulary does not give that type, or a value of the wrong
- * kind, is a compile error. Returns the compiler's messages (none: every block is allowed).
+ * kind, is a compile error. Returns the compiler's messages block by block (none: the block is
+ * allowed).
  */
 import { resolve } from 'node:path';
 import ts from 'typescript';
