@@ -2,13 +2,15 @@
  * `npm run build`: the widget bundle (autoloader + chunks), the single-file bundle, the host site
  * and the embedding demos, dist-types/, the WordPress plugin's zip, and a table of gzip sizes (also written to
  * dist/sizes.json for tests and benches). `--test-widgets` also builds dist/test-widgets, the
- * widgets with their test hooks (npm test does).
+ * widgets with their test hooks (npm test does). The served files are then compressed ahead
+ * (scripts/precompress.ts).
  */
-import { readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join, relative, resolve } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { build } from 'vite';
 import { writeTypes } from './gen-types.ts';
+import { precompressTree } from './precompress.ts';
 import { buildWordPressPlugin } from './wordpress.ts';
 
 const root = resolve(import.meta.dirname, '..');
@@ -74,6 +76,11 @@ async function main(): Promise<void> {
   // the widgets with their test hooks, for the browser tests and the map benchmark only
   if (process.argv.includes('--test-widgets'))
     await build({ configFile: join(root, 'vite.config.ts'), mode: 'test-widgets' });
+  // the served files compressed ahead, so that no server compresses them for a visitor (scripts/precompress.ts)
+  const served = ['widgets', 'site', 'test-widgets'].map((d) => join(dist, d)).filter((d) => existsSync(d));
+  const precompressStarted = Date.now();
+  const compressed = await precompressTree(served);
+  console.log(`compressed ahead: ${compressed} files in ${((Date.now() - precompressStarted) / 1000).toFixed(1)} s`);
   if (want('widgets')) {
     const rows = measure();
     printTable(rows);

@@ -1,17 +1,32 @@
 /**
- * Compression by Accept-Encoding: brotli where the client takes it, else gzip. Files are compressed
- * once at a high level (brotli 9, gzip 9) in libuv's threads and kept (server/http/static.ts); pages
+ * Compression by Accept-Encoding: brotli where the client takes it, else gzip. The build compresses
+ * the bundle's and the site's files ahead, at the highest levels (brotli 11, gzip 9: `compressAhead`,
+ * scripts/precompress.ts), into files beside them (`x.js.br`, `x.js.gz`), which the server takes
+ * once it has checked that they unpack to the file (`precompressed`); a file without one is
+ * compressed once at brotli 9 or gzip 9 in libuv's threads and kept (server/http/static.ts); pages
  * made per request on the event loop, at a level that costs well under a millisecond for a page
- * (brotli 5, gzip 6).
+ * (brotli 5, gzip 6). docs/architecture.md, "Deadlines and fair shares".
  */
+import { readFile } from 'node:fs/promises';
 import type { ServerResponse } from 'node:http';
 import { promisify } from 'node:util';
-import { brotliCompress, brotliCompressSync, constants as zlib, gzip, gzipSync } from 'node:zlib';
+import {
+  brotliCompress,
+  brotliCompressSync,
+  brotliDecompress,
+  constants as zlib,
+  gunzip,
+  gzip,
+  gzipSync,
+} from 'node:zlib';
 
 export type Encoding = 'br' | 'gzip';
 
 const COMPRESSIBLE = /^(text\/|application\/(json|xml|([\w.-]+\+)?json)|image\/svg)/;
 const MIN_BYTES = 512;
+
+/** Whether a body of this type and size is worth compressing. */
+export const worthCompressing = (type: string, bytes: number): boolean => COMPRESSIBLE.test(type) && bytes > MIN_BYTES;
 
 /** The encoding to answer with, or null: a compressible type, a body worth it, a client that takes it. */
 export function chooseEncoding(
@@ -19,7 +34,7 @@ export function chooseEncoding(
   type: string,
   bytes: number,
 ): Encoding | null {
-  if (!COMPRESSIBLE.test(type) || bytes <= MIN_BYTES) return null;
+  if (!worthCompressing(type, bytes)) return null;
   const accept = String(acceptEncoding ?? '');
   if (/\bbr\b/.test(accept)) return 'br';
   if (/\bgzip\b/.test(accept)) return 'gzip';
@@ -45,6 +60,33 @@ const gzipAsync = promisify(gzip);
  */
 export function compressFile(body: Buffer, encoding: Encoding): Promise<Buffer> {
   return encoding === 'br' ? brotliAsync(body, brotliOptions(body, 9)) : gzipAsync(body, { level: 9 });
+}
+
+/** Where the build puts a file's compressed bytes: beside it, by the encoding's usual suffix. */
+export const PRECOMPRESSED_SUFFIX: Record<Encoding, string> = { br: '.br', gzip: '.gz' };
+
+/** A file compressed by the build, at the highest levels (time spent once, not by a visitor). */
+export function compressAhead(body: Buffer, encoding: Encoding): Promise<Buffer> {
+  return encoding === 'br' ? brotliAsync(body, brotliOptions(body, 11)) : gzipAsync(body, { level: 9 });
+}
+
+const unbrotli = promisify(brotliDecompress);
+const gunzipAsync = promisify(gunzip);
+
+/**
+ * The compressed bytes the build left beside a file, or undefined: none, unreadable, or not this
+ * file's (a file rebuilt since, as the dev server's watch does, or a write cut short). Unpacked and
+ * compared before they are served (in libuv's threads: a few milliseconds over the whole bundle,
+ * where compressing it takes seconds).
+ */
+export async function precompressed(file: string, body: Buffer, encoding: Encoding): Promise<Buffer | undefined> {
+  try {
+    const bytes = await readFile(file + PRECOMPRESSED_SUFFIX[encoding]);
+    const unpacked = await (encoding === 'br' ? unbrotli(bytes) : gunzipAsync(bytes));
+    return unpacked.equals(body) ? bytes : undefined;
+  } catch {
+    return undefined;
+  }
 }
 
 /**

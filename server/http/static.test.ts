@@ -3,7 +3,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { brotliDecompressSync } from 'node:zlib';
+import { brotliCompressSync, brotliDecompressSync, constants as zlibConstants, gzipSync } from 'node:zlib';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import * as compression from './compress.ts';
 import { StaticFiles } from './static.ts';
@@ -20,22 +20,23 @@ async function serve(files: StaticFiles): Promise<{ url: string; server: Server 
   return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, server };
 }
 
-async function brotli(url: string): Promise<{ encoding: string | null; text: string }> {
-  // undici's fetch would decode it: node's http client gives the bytes as sent
+/** The bytes as sent (undici's fetch would decode them: node's http client does not). */
+async function raw(url: string, accept: string): Promise<{ encoding: string | null; body: Buffer }> {
   const { request } = await import('node:http');
   return new Promise((resolve, reject) => {
-    request(url, { headers: { 'Accept-Encoding': 'br' } }, (res) => {
+    request(url, { headers: { 'Accept-Encoding': accept } }, (res) => {
       const chunks: Buffer[] = [];
       res.on('data', (c: Buffer) => chunks.push(c));
-      res.on('end', () => {
-        const body = Buffer.concat(chunks);
-        const encoding = res.headers['content-encoding'] ?? null;
-        resolve({ encoding, text: (encoding === 'br' ? brotliDecompressSync(body) : body).toString() });
-      });
+      res.on('end', () => resolve({ encoding: res.headers['content-encoding'] ?? null, body: Buffer.concat(chunks) }));
     })
       .on('error', reject)
       .end();
   });
+}
+
+async function brotli(url: string): Promise<{ encoding: string | null; text: string }> {
+  const { encoding, body } = await raw(url, 'br');
+  return { encoding, text: (encoding === 'br' ? brotliDecompressSync(body) : body).toString() };
 }
 
 describe('StaticFiles: a file compressed once in a process, off the event loop', () => {
@@ -97,4 +98,35 @@ describe('StaticFiles: a file compressed once in a process, off the event loop',
     expect(done).toEqual(['small', 'large', 'large']);
     expect(spy).toHaveBeenCalledTimes(1);
   }, 60_000);
+
+  it("serves the build's compressed files as they are, and only while they are the file's", async () => {
+    const text = `export const words = ${JSON.stringify('casa '.repeat(3000))};\n`;
+    const ahead = join(dir, 'ahead.js');
+    writeFileSync(ahead, text);
+    // what the build writes beside it (scripts/precompress.ts), at levels the server never uses
+    const br = brotliCompressSync(text, { params: { [zlibConstants.BROTLI_PARAM_QUALITY]: 11 } });
+    const gz = gzipSync(text, { level: 1 });
+    writeFileSync(`${ahead}.br`, br);
+    writeFileSync(`${ahead}.gz`, gz);
+    const { url, server } = await serve(new StaticFiles(dir));
+    servers.push(server);
+    expect(await raw(`${url}/ahead.js`, 'br')).toEqual({ encoding: 'br', body: br });
+    expect(await raw(`${url}/ahead.js`, 'gzip')).toEqual({ encoding: 'gzip', body: gz });
+    expect(spy).not.toHaveBeenCalled();
+    // the file rebuilt (the dev server's watch), its compressed files left as they were: not served
+    const rebuilt = text.replace('casa', 'hogar');
+    writeFileSync(ahead, rebuilt);
+    utimesSync(ahead, new Date(), new Date(Date.now() + 5000));
+    const again = await raw(`${url}/ahead.js`, 'br');
+    expect(again.encoding).toBe('br');
+    expect(again.body.equals(br)).toBe(false);
+    expect(brotliDecompressSync(again.body).toString()).toBe(rebuilt);
+    expect(spy).toHaveBeenCalledTimes(1);
+    // one that is not compressed at all (a write cut short) is passed over the same way
+    const broken = join(dir, 'broken.js');
+    writeFileSync(broken, text);
+    writeFileSync(`${broken}.br`, br.subarray(0, br.length - 8));
+    expect(await brotli(`${url}/broken.js`)).toEqual({ encoding: 'br', text });
+    expect(spy).toHaveBeenCalledTimes(2);
+  });
 });

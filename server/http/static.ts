@@ -2,10 +2,10 @@ import { createHash } from 'node:crypto';
 import { readFile, stat } from 'node:fs/promises';
 import { extname, join, normalize, sep } from 'node:path';
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { chooseEncoding, compressFile, type Encoding } from './compress.ts';
+import { chooseEncoding, compressFile, precompressed, type Encoding } from './compress.ts';
 import { LRUCache } from 'lru-cache';
 
-const TYPES: Record<string, string> = {
+const TYPES: Readonly<Record<string, string>> = {
   '.html': 'text/html; charset=utf-8',
   '.js': 'text/javascript; charset=utf-8',
   '.mjs': 'text/javascript; charset=utf-8',
@@ -27,6 +27,9 @@ const TYPES: Record<string, string> = {
   '.geojson': 'application/geo+json',
   '.eml': 'message/rfc822',
 };
+
+/** The Content-Type a file is served with (by its extension). */
+export const contentType = (file: string): string => TYPES[extname(file).toLowerCase()] ?? 'application/octet-stream';
 
 interface CachedFile {
   mtimeMs: number;
@@ -67,10 +70,15 @@ async function readEntry(file: string, info: { mtimeMs: number; size: number }):
   return entry;
 }
 
-/** A file's compressed bytes, made once however many requests ask while it is made. */
+/**
+ * A file's compressed bytes: the build's, when they are this file's, else made once however many
+ * requests ask while it is made.
+ */
 async function compressedOnce(file: string, entry: CachedFile, encoding: Encoding): Promise<Buffer> {
   const pending = (entry.pending ??= {});
-  const made = (pending[encoding] ??= compressFile(entry.body, encoding));
+  const made = (pending[encoding] ??= precompressed(file, entry.body, encoding).then(
+    (ahead) => ahead ?? compressFile(entry.body, encoding),
+  ));
   try {
     const bytes = await made;
     if (!entry[encoding]) {
@@ -132,7 +140,7 @@ export class StaticFiles {
     status = 200,
   ): Promise<void> {
     const entry = await this.load(file);
-    const type = TYPES[extname(file).toLowerCase()] ?? 'application/octet-stream';
+    const type = contentType(file);
     res.setHeader('Content-Type', type);
     res.setHeader('ETag', entry.etag);
     res.setHeader('Vary', 'Accept-Encoding');

@@ -1,0 +1,60 @@
+/**
+ * The built files compressed ahead, beside each one (`x.js.br`, `x.js.gz`), at the highest levels:
+ * a server then serves them as they are (server/http/compress.ts `precompressed`), where it would
+ * otherwise compress each file for its first visitor, in every process it starts, after every deploy.
+ * The files a server compresses are the ones it would: by its type and size (`worthCompressing`).
+ * Source maps are left to the server: only a developer's tools ask for them.
+ * docs/architecture.md, "Deadlines and fair shares".
+ */
+import { createHash } from 'node:crypto';
+import { readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { compressAhead, PRECOMPRESSED_SUFFIX, worthCompressing, type Encoding } from '../server/http/compress.ts';
+import { contentType } from '../server/http/static.ts';
+
+const ENCODINGS = Object.keys(PRECOMPRESSED_SUFFIX) as Encoding[];
+const SUFFIXES = new Set(Object.values(PRECOMPRESSED_SUFFIX));
+
+async function files(dir: string): Promise<string[]> {
+  const entries = await readdir(dir, { withFileTypes: true });
+  const nested = await Promise.all(
+    entries.map((d) => (d.isDirectory() ? files(join(dir, d.name)) : Promise.resolve([join(dir, d.name)]))),
+  );
+  return nested.flat();
+}
+
+const isSidecar = (file: string) => [...SUFFIXES].some((suffix) => file.endsWith(suffix));
+
+/**
+ * Writes the compressed files of every file under `dirs` that a server would compress, and removes
+ * those left from files that are gone. Returns how many files were compressed.
+ */
+export async function precompressTree(dirs: string[]): Promise<number> {
+  const all = (await Promise.all(dirs.map(files))).flat();
+  const present = new Set(all);
+  // a sidecar whose file is gone (a chunk renamed by a rebuild that did not empty its folder)
+  await Promise.all(
+    all.filter((f) => isSidecar(f) && !present.has(f.replace(/\.(br|gz)$/, ''))).map((f) => rm(f, { force: true })),
+  );
+  const bodies = await Promise.all(
+    all.filter((f) => !isSidecar(f) && !f.endsWith('.map')).map(async (file) => ({ file, body: await readFile(file) })),
+  );
+  const wanted = bodies.filter(({ file, body }) => worthCompressing(contentType(file), body.length));
+  // the same bytes compressed once (the test build's chunks are mostly the bundle's own)
+  const made = new Map<string, Promise<Buffer>>();
+  const ahead = (body: Buffer, encoding: Encoding) => {
+    const key = `${encoding}:${createHash('sha256').update(body).digest('base64')}`;
+    let bytes = made.get(key);
+    if (!bytes) made.set(key, (bytes = compressAhead(body, encoding)));
+    return bytes;
+  };
+  // libuv's threads do the compressing, as many at a time as its pool has: the largest first, so
+  // that the last to finish is not a large one begun at the end
+  wanted.sort((a, b) => b.body.length - a.body.length);
+  await Promise.all(
+    wanted.flatMap(({ file, body }) =>
+      ENCODINGS.map(async (encoding) => writeFile(file + PRECOMPRESSED_SUFFIX[encoding], await ahead(body, encoding))),
+    ),
+  );
+  return wanted.length;
+}
