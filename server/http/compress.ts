@@ -82,7 +82,9 @@ const gunzipAsync = promisify(gunzip);
 export async function precompressed(file: string, body: Buffer, encoding: Encoding): Promise<Buffer | undefined> {
   try {
     const bytes = await readFile(file + PRECOMPRESSED_SUFFIX[encoding]);
-    const unpacked = await (encoding === 'br' ? unbrotli(bytes) : gunzipAsync(bytes));
+    // never unpacked past the file's own length (bytes that would are not its bytes)
+    const limit = { maxOutputLength: body.length + 1 };
+    const unpacked = await (encoding === 'br' ? unbrotli(bytes, limit) : gunzipAsync(bytes, limit));
     return unpacked.equals(body) ? bytes : undefined;
   } catch {
     return undefined;

@@ -128,5 +128,11 @@ describe('StaticFiles: a file compressed once in a process, off the event loop',
     writeFileSync(`${broken}.br`, br.subarray(0, br.length - 8));
     expect(await brotli(`${url}/broken.js`)).toEqual({ encoding: 'br', text });
     expect(spy).toHaveBeenCalledTimes(2);
+    // nor one that unpacks to more than the file (it is not unpacked past the file's length)
+    const longer = join(dir, 'longer.js');
+    writeFileSync(longer, text);
+    writeFileSync(`${longer}.br`, brotliCompressSync(text.repeat(50)));
+    expect(await brotli(`${url}/longer.js`)).toEqual({ encoding: 'br', text });
+    expect(spy).toHaveBeenCalledTimes(3);
   });
 });
