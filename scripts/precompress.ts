@@ -9,11 +9,11 @@
 import { createHash } from 'node:crypto';
 import { readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { compressAhead, PRECOMPRESSED_SUFFIX, worthCompressing, type Encoding } from '../server/http/compress.ts';
+import { compressAhead, CODING_SUFFIX, worthCompressing, type Encoding } from '../server/http/compress.ts';
 import { contentType } from '../server/http/static.ts';
 
-const ENCODINGS = Object.keys(PRECOMPRESSED_SUFFIX) as Encoding[];
-const SUFFIXES = new Set(Object.values(PRECOMPRESSED_SUFFIX));
+const ENCODINGS = Object.keys(CODING_SUFFIX) as Encoding[];
+const SUFFIXES = new Set(Object.values(CODING_SUFFIX));
 
 async function files(dir: string): Promise<string[]> {
   const entries = await readdir(dir, { withFileTypes: true });
@@ -53,7 +53,7 @@ export async function precompressTree(dirs: string[]): Promise<number> {
   wanted.sort((a, b) => b.body.length - a.body.length);
   await Promise.all(
     wanted.flatMap(({ file, body }) =>
-      ENCODINGS.map(async (encoding) => writeFile(file + PRECOMPRESSED_SUFFIX[encoding], await ahead(body, encoding))),
+      ENCODINGS.map(async (encoding) => writeFile(file + CODING_SUFFIX[encoding], await ahead(body, encoding))),
     ),
   );
   return wanted.length;

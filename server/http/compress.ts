@@ -62,8 +62,11 @@ export function compressFile(body: Buffer, encoding: Encoding): Promise<Buffer> 
   return encoding === 'br' ? brotliAsync(body, brotliOptions(body, 9)) : gzipAsync(body, { level: 9 });
 }
 
-/** Where the build puts a file's compressed bytes: beside it, by the encoding's usual suffix. */
-export const PRECOMPRESSED_SUFFIX: Record<Encoding, string> = { br: '.br', gzip: '.gz' };
+/**
+ * A content coding's usual suffix: where the build puts a file's compressed bytes (beside it), and
+ * how an ETag names the coding its body was sent in.
+ */
+export const CODING_SUFFIX: Record<Encoding, string> = { br: '.br', gzip: '.gz' };
 
 /** A file compressed by the build, at the highest levels (time spent once, not by a visitor). */
 export function compressAhead(body: Buffer, encoding: Encoding): Promise<Buffer> {
@@ -81,7 +84,7 @@ const gunzipAsync = promisify(gunzip);
  */
 export async function precompressed(file: string, body: Buffer, encoding: Encoding): Promise<Buffer | undefined> {
   try {
-    const bytes = await readFile(file + PRECOMPRESSED_SUFFIX[encoding]);
+    const bytes = await readFile(file + CODING_SUFFIX[encoding]);
     // never unpacked past the file's own length (bytes that would are not its bytes)
     const limit = { maxOutputLength: body.length + 1 };
     const unpacked = await (encoding === 'br' ? unbrotli(bytes, limit) : gunzipAsync(bytes, limit));
@@ -92,8 +95,31 @@ export async function precompressed(file: string, body: Buffer, encoding: Encodi
 }
 
 /**
+ * The ETag of a body as sent: its own tag, marked with the content coding it is sent in. A strong
+ * validator names one representation (RFC 9110 8.8.3), and a file and its brotli are two: a cache
+ * that ranged or stored them by one tag would mix their bytes.
+ */
+export function codedEtag(etag: string, encoding: Encoding | null): string {
+  return encoding ? etag.replace(/"$/, () => `${CODING_SUFFIX[encoding]}"`) : etag;
+}
+
+/**
+ * Whether a request's If-None-Match names this body, in whatever coding it was sent (RFC 9110
+ * 13.1.2: `*`, a list, weak tags compared weakly): then its copy is still good, and the answer is a 304.
+ */
+export function ifNoneMatchHits(header: string | string[] | undefined, etag: string): boolean {
+  const value = Array.isArray(header) ? header.join(',') : (header ?? '');
+  if (value.trim() === '*') return true;
+  const own = etag.replace(/^W\//, '');
+  for (const [, tag] of value.matchAll(/(?:W\/)?("[^"]*")/g))
+    if (tag && tag.replace(/\.(br|gz)"$/, '"') === own) return true;
+  return false;
+}
+
+/**
  * Writes a made-per-request answer (an API's JSON, a page), compressed when the request allows it
- * (`res.req`'s Accept-Encoding), with its length and `Vary: Accept-Encoding`. HEAD gets the headers only.
+ * (`res.req`'s Accept-Encoding), with its length, `Vary: Accept-Encoding` and its ETag (if it has
+ * one) marked with the coding. HEAD gets the headers only.
  */
 export function sendCompressed(
   res: ServerResponse,
@@ -108,6 +134,7 @@ export function sendCompressed(
   const sent = encoding ? compress(raw, encoding) : raw;
   const out: Record<string, string> = {
     ...headers,
+    ...(headers.ETag ? { ETag: codedEtag(headers.ETag, encoding) } : {}),
     Vary: headers.Vary ? `${headers.Vary}, Accept-Encoding` : 'Accept-Encoding',
     'Content-Length': String(sent.length),
   };

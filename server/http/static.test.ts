@@ -135,4 +135,47 @@ describe('StaticFiles: a file compressed once in a process, off the event loop',
     expect(await brotli(`${url}/longer.js`)).toEqual({ encoding: 'br', text });
     expect(spy).toHaveBeenCalledTimes(3);
   });
+
+  it('names each coding of a file with its own ETag, and any of them is a copy still good', async () => {
+    writeFileSync(join(dir, 'tagged.js'), `export const t = ${JSON.stringify('etiqueta '.repeat(400))};\n`);
+    const { url, server } = await serve(new StaticFiles(dir));
+    servers.push(server);
+    const { request } = await import('node:http');
+    const ask = (headers: Record<string, string>) =>
+      new Promise<{ status: number; etag: string; encoding: string | undefined }>((resolve, reject) => {
+        request(`${url}/tagged.js`, { headers }, (res) => {
+          res.resume();
+          res.on('end', () =>
+            resolve({
+              status: res.statusCode ?? 0,
+              etag: String(res.headers.etag),
+              encoding: res.headers['content-encoding'],
+            }),
+          );
+        })
+          .on('error', reject)
+          .end();
+      });
+    const plain = await ask({ 'Accept-Encoding': 'identity' });
+    const br = await ask({ 'Accept-Encoding': 'br' });
+    const gzip = await ask({ 'Accept-Encoding': 'gzip' });
+    expect([plain.encoding, br.encoding, gzip.encoding]).toEqual([undefined, 'br', 'gzip']);
+    expect(new Set([plain.etag, br.etag, gzip.etag]).size).toBe(3);
+    expect(br.etag).toBe(plain.etag.replace(/"$/, '.br"'));
+    // revalidated: by its own tag, by another coding's, weakly, in a list, or by `*`
+    for (const [match, coding] of [
+      [br.etag, 'br'],
+      [gzip.etag, 'br'],
+      [`W/${plain.etag}`, 'gzip'],
+      [`"other", ${gzip.etag}`, 'identity'],
+      ['*', 'br'],
+    ] as const) {
+      const answer = await ask({ 'If-None-Match': match, 'Accept-Encoding': coding });
+      expect(answer.status, match).toBe(304);
+      // the 304 names what would have been sent
+      expect(answer.etag).toBe({ br: br.etag, gzip: gzip.etag, identity: plain.etag }[coding]);
+    }
+    for (const match of ['"other"', plain.etag.replace(/"$/, 'x"'), plain.etag.slice(0, -2) + '"'])
+      expect((await ask({ 'If-None-Match': match, 'Accept-Encoding': 'br' })).status, match).toBe(200);
+  });
 });

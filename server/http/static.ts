@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { readFile, stat } from 'node:fs/promises';
 import { extname, join, normalize, sep } from 'node:path';
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { chooseEncoding, compressFile, precompressed, type Encoding } from './compress.ts';
+import { chooseEncoding, codedEtag, compressFile, ifNoneMatchHits, precompressed, type Encoding } from './compress.ts';
 import { LRUCache } from 'lru-cache';
 
 const TYPES: Readonly<Record<string, string>> = {
@@ -141,18 +141,18 @@ export class StaticFiles {
   ): Promise<void> {
     const entry = await this.load(file);
     const type = contentType(file);
+    let body = entry.body;
+    const encoding = chooseEncoding(req.headers['accept-encoding'], type, body.length);
     res.setHeader('Content-Type', type);
-    res.setHeader('ETag', entry.etag);
+    res.setHeader('ETag', codedEtag(entry.etag, encoding));
     res.setHeader('Vary', 'Accept-Encoding');
     res.setHeader('X-Content-Type-Options', 'nosniff');
     for (const [k, v] of Object.entries(headers)) res.setHeader(k, v);
-    if (status === 200 && req.headers['if-none-match'] === entry.etag) {
+    if (status === 200 && ifNoneMatchHits(req.headers['if-none-match'], entry.etag)) {
       res.statusCode = 304;
       res.end();
       return;
     }
-    let body = entry.body;
-    const encoding = chooseEncoding(req.headers['accept-encoding'], type, body.length);
     if (encoding) {
       body = entry[encoding] ?? (await compressedOnce(file, entry, encoding));
       res.setHeader('Content-Encoding', encoding);

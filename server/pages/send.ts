@@ -6,7 +6,7 @@
 import { createHash } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { sameOriginPath } from '../../core/routes.ts';
-import { sendCompressed } from '../http/compress.ts';
+import { chooseEncoding, codedEtag, ifNoneMatchHits, sendCompressed } from '../http/compress.ts';
 import { pagePolicy, type CspSources } from '../http/csp.ts';
 
 export interface PageResponse {
@@ -53,8 +53,9 @@ export function send(req: IncomingMessage, res: ServerResponse, answer: PageResp
   if (answer.status === 200) {
     const etag = `"${createHash('sha1').update(body).digest('base64url').slice(0, 22)}"`;
     headers.ETag = etag;
-    if (req.headers['if-none-match'] === etag) {
-      res.writeHead(304, { ...headers, Vary: 'Accept-Encoding' }).end();
+    if (ifNoneMatchHits(req.headers['if-none-match'], etag)) {
+      const coding = chooseEncoding(req.headers['accept-encoding'], headers['Content-Type'] ?? '', body.length);
+      res.writeHead(304, { ...headers, ETag: codedEtag(etag, coding), Vary: 'Accept-Encoding' }).end();
       return;
     }
   }

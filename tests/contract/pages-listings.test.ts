@@ -393,13 +393,26 @@ describe("listings' and agents' pages as crawlers read them", () => {
     expect(gunzipSync(gz.body).equals(plain.body)).toBe(true);
   });
 
-  it('pages revalidate: the ETag answers 304 when nothing changed', async () => {
+  it('pages revalidate: the ETag answers 304 when nothing changed, each coding named by its own', async () => {
     const url = `${server.url}${listingPath(listing.id, listing.title, 'es')}`;
-    const first = await fetch(url);
-    const etag = first.headers.get('etag');
-    expect(etag).toMatch(/^"[\w-]+"$/);
-    const second = await fetch(url, { headers: { 'If-None-Match': String(etag) } });
+    const tagOf = async (headers: Record<string, string>) => {
+      const answer = await fetch(url, { headers });
+      await answer.arrayBuffer();
+      return { status: answer.status, etag: String(answer.headers.get('etag')) };
+    };
+    const plain = await tagOf({ 'Accept-Encoding': 'identity' });
+    expect(plain.etag).toMatch(/^"[\w-]+"$/);
+    const gz = await tagOf({ 'Accept-Encoding': 'gzip' });
+    expect(gz.etag).toBe(plain.etag.replace(/"$/, '.gz"'));
+    const second = await fetch(url, { headers: { 'If-None-Match': gz.etag, 'Accept-Encoding': 'gzip' } });
     expect(second.status).toBe(304);
+    expect(second.headers.get('etag')).toBe(gz.etag);
     expect(await second.text()).toBe('');
+    // the copy a client kept in another coding is as good (RFC 9110's weak comparison)
+    expect(await tagOf({ 'If-None-Match': `W/${plain.etag}`, 'Accept-Encoding': 'gzip' })).toEqual({
+      status: 304,
+      etag: gz.etag,
+    });
+    expect((await tagOf({ 'If-None-Match': '"changed"' })).status).toBe(200);
   });
 });
