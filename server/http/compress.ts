@@ -8,6 +8,7 @@
  * (brotli 5, gzip 6). docs/architecture.md, "Deadlines and fair shares".
  */
 import { readFile } from 'node:fs/promises';
+import Negotiator from 'negotiator';
 import type { ServerResponse } from 'node:http';
 import { promisify } from 'node:util';
 import {
@@ -22,6 +23,9 @@ import {
 
 export type Encoding = 'br' | 'gzip';
 
+/** What the server sends, in the order it prefers among those a client weighs alike. */
+const CODINGS: readonly string[] = ['br', 'gzip', 'identity'];
+
 const COMPRESSIBLE = /^(text\/|application\/(json|xml|([\w.-]+\+)?json)|image\/svg)/;
 const MIN_BYTES = 512;
 
@@ -35,10 +39,14 @@ export function chooseEncoding(
   bytes: number,
 ): Encoding | null {
   if (!worthCompressing(type, bytes)) return null;
-  const accept = String(acceptEncoding ?? '');
-  if (/\bbr\b/.test(accept)) return 'br';
-  if (/\bgzip\b/.test(accept)) return 'gzip';
-  return null;
+  // the client's q-values (`br;q=0` refuses brotli; `*` names what it does not list), brotli first
+  // among equals; identity when it takes neither, or sends no Accept-Encoding
+  const chosen = new Negotiator({
+    headers: { 'accept-encoding': Array.isArray(acceptEncoding) ? acceptEncoding.join(', ') : acceptEncoding },
+  }).encoding(CODINGS, {
+    preferred: CODINGS,
+  });
+  return chosen === 'br' || chosen === 'gzip' ? chosen : null;
 }
 
 const brotliOptions = (body: Buffer, quality: number) => ({

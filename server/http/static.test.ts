@@ -3,7 +3,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { brotliCompressSync, brotliDecompressSync, constants as zlibConstants, gzipSync } from 'node:zlib';
+import { brotliCompressSync, brotliDecompressSync, constants as zlibConstants, gunzipSync, gzipSync } from 'node:zlib';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import * as compression from './compress.ts';
 import { StaticFiles } from './static.ts';
@@ -177,5 +177,29 @@ describe('StaticFiles: a file compressed once in a process, off the event loop',
     }
     for (const match of ['"other"', plain.etag.replace(/"$/, 'x"'), plain.etag.slice(0, -2) + '"'])
       expect((await ask({ 'If-None-Match': match, 'Accept-Encoding': 'br' })).status, match).toBe(200);
+  });
+
+  it('answers in the coding the client weighs highest (its q-values), brotli first among equals', async () => {
+    const text = `export const q = ${JSON.stringify('peso '.repeat(400))};\n`;
+    writeFileSync(join(dir, 'weighed.js'), text);
+    const { url, server } = await serve(new StaticFiles(dir));
+    servers.push(server);
+    for (const [accept, coding] of [
+      ['gzip, deflate, br', 'br'],
+      ['br;q=0, gzip', 'gzip'],
+      ['gzip;q=0.5, br;q=0.4', 'gzip'],
+      ['br;q=0.1, *;q=0.5', 'gzip'],
+      ['*', 'br'],
+      ['*;q=0', null],
+      ['gzip;q=0', null],
+      ['identity', null],
+      ['', null],
+    ] as const) {
+      const answer = await raw(`${url}/weighed.js`, accept);
+      expect(answer.encoding, accept).toBe(coding);
+      const body =
+        coding === 'br' ? brotliDecompressSync(answer.body) : coding === 'gzip' ? gunzipSync(answer.body) : answer.body;
+      expect(body.toString(), accept).toBe(text);
+    }
   });
 });
