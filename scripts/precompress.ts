@@ -23,7 +23,12 @@ async function files(dir: string): Promise<string[]> {
   return nested.flat();
 }
 
-const isSidecar = (file: string) => [...SUFFIXES].some((suffix) => file.endsWith(suffix));
+/** The file a compressed file was made of, or undefined for a file that is not one. */
+const originalOf = (file: string) => {
+  const suffix = [...SUFFIXES].find((s) => file.endsWith(s));
+  return suffix ? file.slice(0, -suffix.length) : undefined;
+};
+const isSidecar = (file: string) => originalOf(file) !== undefined;
 
 /**
  * Writes the compressed files of every file under `dirs` that a server would compress, and removes
@@ -34,7 +39,7 @@ export async function precompressTree(dirs: string[]): Promise<number> {
   const present = new Set(all);
   // a sidecar whose file is gone (a chunk renamed by a rebuild that did not empty its folder)
   await Promise.all(
-    all.filter((f) => isSidecar(f) && !present.has(f.replace(/\.(br|gz)$/, ''))).map((f) => rm(f, { force: true })),
+    all.filter((f) => isSidecar(f) && !present.has(originalOf(f) as string)).map((f) => rm(f, { force: true })),
   );
   const bodies = await Promise.all(
     all.filter((f) => !isSidecar(f) && !f.endsWith('.map')).map(async (file) => ({ file, body: await readFile(file) })),

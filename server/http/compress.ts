@@ -119,9 +119,8 @@ export function ifNoneMatchHits(header: string | string[] | undefined, etag: str
   const value = Array.isArray(header) ? header.join(',') : (header ?? '');
   if (value.trim() === '*') return true;
   const own = etag.replace(/^W\//, '');
-  for (const [, tag] of value.matchAll(/(?:W\/)?("[^"]*")/g))
-    if (tag && tag.replace(/\.(br|gz)"$/, '"') === own) return true;
-  return false;
+  const names = [own, ...(Object.keys(CODING_SUFFIX) as Encoding[]).map((coding) => codedEtag(own, coding))];
+  return [...value.matchAll(/(?:W\/)?("[^"]*")/g)].some(([, tag]) => names.includes(tag as string));
 }
 
 /**
