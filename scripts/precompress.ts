@@ -9,19 +9,17 @@
 import { createHash } from 'node:crypto';
 import { readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { compressAhead, CODING_SUFFIX, worthCompressing, type Encoding } from '../server/http/compress.ts';
+import {
+  compressAhead,
+  compressibleType,
+  CODING_SUFFIX,
+  worthCompressing,
+  type Encoding,
+} from '../server/http/compress.ts';
 import { contentType } from '../server/http/static.ts';
 
 const ENCODINGS = Object.keys(CODING_SUFFIX) as Encoding[];
 const SUFFIXES = new Set(Object.values(CODING_SUFFIX));
-
-async function files(dir: string): Promise<string[]> {
-  const entries = await readdir(dir, { withFileTypes: true });
-  const nested = await Promise.all(
-    entries.map((d) => (d.isDirectory() ? files(join(dir, d.name)) : Promise.resolve([join(dir, d.name)]))),
-  );
-  return nested.flat();
-}
 
 /** The file a compressed file was made of, or undefined for a file that is not one. */
 const originalOf = (file: string) => {
@@ -35,14 +33,20 @@ const isSidecar = (file: string) => originalOf(file) !== undefined;
  * those left from files that are gone. Returns how many files were compressed.
  */
 export async function precompressTree(dirs: string[]): Promise<number> {
-  const all = (await Promise.all(dirs.map(files))).flat();
+  const all = (await Promise.all(dirs.map((dir) => readdir(dir, { recursive: true, withFileTypes: true }))))
+    .flat()
+    .filter((d) => d.isFile())
+    .map((d) => join(d.parentPath, d.name));
   const present = new Set(all);
   // a sidecar whose file is gone (a chunk renamed by a rebuild that did not empty its folder)
   await Promise.all(
     all.filter((f) => isSidecar(f) && !present.has(originalOf(f) as string)).map((f) => rm(f, { force: true })),
   );
+  // read only what a server could compress (not the videos and photos)
   const bodies = await Promise.all(
-    all.filter((f) => !isSidecar(f) && !f.endsWith('.map')).map(async (file) => ({ file, body: await readFile(file) })),
+    all
+      .filter((f) => !isSidecar(f) && !f.endsWith('.map') && compressibleType(contentType(f)))
+      .map(async (file) => ({ file, body: await readFile(file) })),
   );
   const wanted = bodies.filter(({ file, body }) => worthCompressing(contentType(file), body.length));
   // the same bytes compressed once (the test build's chunks are mostly the bundle's own)

@@ -29,8 +29,11 @@ const CODINGS: readonly string[] = ['br', 'gzip', 'identity'];
 const COMPRESSIBLE = /^(text\/|application\/(json|xml|([\w.-]+\+)?json)|image\/svg)/;
 const MIN_BYTES = 512;
 
+/** Whether a body of this type may be worth compressing (text, JSON, XML, SVG), whatever its size. */
+export const compressibleType = (type: string): boolean => COMPRESSIBLE.test(type);
+
 /** Whether a body of this type and size is worth compressing. */
-export const worthCompressing = (type: string, bytes: number): boolean => COMPRESSIBLE.test(type) && bytes > MIN_BYTES;
+export const worthCompressing = (type: string, bytes: number): boolean => compressibleType(type) && bytes > MIN_BYTES;
 
 /** The encoding to answer with, or null: a compressible type, a body worth it, a client that takes it. */
 export function chooseEncoding(
