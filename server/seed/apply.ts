@@ -16,6 +16,7 @@ import {
   type SpellRow,
 } from './rows.ts';
 import { POINT_OF_INTEREST_COLUMNS, type PointOfInterestRow } from '../import/nearby.ts';
+import { LEAD_COLUMNS, SEED_LEAD_PREFIX, type LeadRow } from './leads.ts';
 import {
   PROJECT_COLUMNS,
   UNIT_LISTING_COLUMNS,
@@ -29,7 +30,7 @@ export interface SeedTarget {
   query(sql: string, params?: readonly unknown[]): Promise<unknown>;
 }
 
-const JSON_COLUMNS = new Set(['images', 'floor_plans']);
+const JSON_COLUMNS = new Set(['images', 'floor_plans', 'utm', 'seller']);
 const ARRAY_COLUMNS = new Set([
   'languages',
   'specializations',
@@ -139,7 +140,20 @@ export async function insertSeed(
   );
   // the market index of everything seeded (the units are asking prices as any: docs/market.md)
   await target.query("select internal.refresh_market_index(interval '0')");
+  // the agents' leads (leads.ts), in place of an earlier seed's; the sellers' estimates made of the homes just loaded
+  for (const statement of LEAD_STATEMENTS.before) await target.query(statement);
+  await insertRows<LeadRow>(target, 'public.inquiries', LEAD_COLUMNS, seed.leads, 500);
+  for (const statement of LEAD_STATEMENTS.after) await target.query(statement);
 }
+
+/** Around the seed's leads: an earlier seed's taken away (the visitors' own stay), then each seller's estimate made as the inquiry function makes it. */
+const LEAD_STATEMENTS = {
+  before: [`delete from public.inquiries where idempotency_key like '${SEED_LEAD_PREFIX}%'`],
+  after: [
+    `update public.inquiries set seller = seller || pg_catalog.jsonb_build_object('estimate', public.estimate_value(seller -> 'facts'))
+      where idempotency_key like '${SEED_LEAD_PREFIX}%' and seller is not null`,
+  ],
+};
 
 function literal(column: string, v: unknown): string {
   const x = value(column, v);
@@ -190,6 +204,9 @@ export function seedSql(seed: Seed): string {
   out.push("delete from internal.points_of_interest where source = 'seed';");
   emit('internal.points_of_interest', POINT_OF_INTEREST_COLUMNS, seed.pointsOfInterest);
   out.push("select internal.refresh_market_index(interval '0');");
+  out.push(...LEAD_STATEMENTS.before.map((q) => `${q};`));
+  emit('public.inquiries', LEAD_COLUMNS, seed.leads);
+  out.push(...LEAD_STATEMENTS.after.map((q) => `${q};`));
   out.push('commit;', '');
   return out.join('\n');
 }

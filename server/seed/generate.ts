@@ -27,6 +27,7 @@ import {
   DAY,
 } from './draw.ts';
 import { sectorFactor, askingPrice, marketFactor, priceHistoryFor } from './prices.ts';
+import { seedLeads } from './leads.ts';
 import { rentalsFor } from './rentals.ts';
 import { seedProjects, seedUnits } from './projects.ts';
 import { seedPointsOfInterest } from './nearby.ts';
@@ -203,6 +204,7 @@ export function generateSeed(options: { listings?: number; seed?: number; now?: 
     unitTypes,
     units: seedUnits(projects, unitTypes, agents, now),
     pointsOfInterest: seedPointsOfInterest(),
+    leads: seedLeads(agents, all, now, options.seed ?? SEED),
   };
 }
 

@@ -3,6 +3,7 @@
  */
 import type { ProjectRow, UnitListingRow, UnitTypeRow } from './projects.ts';
 import type { PointOfInterestRow } from '../import/nearby.ts';
+import type { LeadRow } from './leads.ts';
 import { type AgentRow } from './agents.ts';
 import type { Operation } from '../../core/protocol/filters.ts';
 
@@ -124,4 +125,6 @@ export interface Seed {
   units: UnitListingRow[];
   /** the places of interest around them (nearby.ts) */
   pointsOfInterest: PointOfInterestRow[];
+  /** what visitors asked the office's agents (leads.ts) */
+  leads: LeadRow[];
 }

@@ -3,12 +3,12 @@
  * e-mail from @supabase/supabase-js against our stand-in of Supabase Auth (read from the mail the
  * server sent), mailed to an agent's address only and good once; a session that refreshes once per
  * refresh token and ends when she signs out everywhere or leaves; and a token of a hosted project's
- * Auth, which names the agent by the address it carries. The browsers are
- * tests/support/agent-area.ts.
+ * Auth, which names the agent by the address it carries; an agent of the seed, signed in to a fresh
+ * database, has her leads to work. The browsers are tests/support/agent-area.ts.
  */
 import { SignJWT } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { A, areaBrowsers, B, startAgentArea } from '../support/agent-area.ts';
+import { A, areaBrowsers, B, startAgentArea, TEAM } from '../support/agent-area.ts';
 import type { TestServer } from '../support/servers.ts';
 
 describe("the agents' area: a code by mail, a session, a hosted project's token", () => {
@@ -112,5 +112,45 @@ describe("the agents' area: a code by mail, a session, a hosted project's token"
       [hosted!.id],
     );
     expect(await leads('helena.hosted@example.com')).toEqual([]);
+  });
+
+  it("a fresh database's agent has leads to work (the seed's, server/seed/leads.ts): hers only, newest first (the newest still new), a seller's with the estimate the database made", async () => {
+    const [first] = await server.sql<{ id: string; email: string }>(
+      "select id::text as id, email from public.agents where country_code = 'EC' and active order by id limit 1",
+    );
+    const seeded = await server.sql<{ id: string; owner: string }>(
+      "select id::text as id, owner_agent_id::text as owner from public.inquiries where idempotency_key like 'seed-lead-%'",
+    );
+    const hers = seeded.filter((l) => l.owner === first!.id).map((l) => l.id);
+    expect(hers.length).toBeGreaterThanOrEqual(8);
+    const me = await signIn(first!.email, '10.71.0.9');
+    const { data, error } = await me.rest.rpc('my_leads', { max_rows: 500 });
+    expect(error).toBeNull();
+    type Row = { id: string; received_at: string; status: string; seller: { estimate?: { value?: number } } | null };
+    const rows = data as Row[];
+    // (only the seed's: a test may give her a lead of its own)
+    const seededIds = new Set(seeded.map((l) => l.id));
+    expect(
+      rows
+        .map((r) => r.id)
+        .filter((id) => seededIds.has(id))
+        .sort(),
+    ).toEqual([...hers].sort());
+    const times = rows.map((r) => Date.parse(r.received_at));
+    expect(times).toEqual([...times].sort((a, b) => b - a));
+    expect(rows.find((r) => seededIds.has(r.id))?.status).toBe('new');
+    // a seller's lead as the inquiry function stores it: the home's facts and what the estimate answered then
+    const sellers = await server.sql<{ value: number | null }>(
+      "select (seller -> 'estimate' ->> 'value')::numeric as value from public.inquiries where idempotency_key like 'seed-lead-%' and seller is not null",
+    );
+    expect(sellers.length).toBeGreaterThan(0);
+    expect(sellers.filter((s) => Number(s.value) > 0).length).toBeGreaterThan(sellers.length / 2);
+    // the team reads them all, an agent of none of them none
+    const team = await signIn(TEAM, '10.71.0.10');
+    const all = ((await team.rest.rpc('my_leads', { max_rows: 1000 })).data as Row[]).map((r) => r.id);
+    expect(seeded.every((l) => all.includes(l.id))).toBe(true);
+    const b = await signIn(B, '10.71.0.11');
+    const bs = ((await b.rest.rpc('my_leads', { max_rows: 500 })).data as Row[]).map((r) => r.id);
+    expect(bs.filter((id) => seeded.some((l) => l.id === id))).toEqual([]);
   });
 });
