@@ -17,6 +17,7 @@ import {
 } from './rows.ts';
 import { POINT_OF_INTEREST_COLUMNS, type PointOfInterestRow } from '../import/nearby.ts';
 import { LEAD_COLUMNS, SEED_LEAD_PREFIX, type LeadRow } from './leads.ts';
+import { LISTING_WEEK_COLUMNS, type ListingWeekRow } from './listing-weeks.ts';
 import {
   PROJECT_COLUMNS,
   UNIT_LISTING_COLUMNS,
@@ -144,6 +145,8 @@ export async function insertSeed(
   for (const statement of LEAD_STATEMENTS.before) await target.query(statement);
   await insertRows<LeadRow>(target, 'public.inquiries', LEAD_COLUMNS, seed.leads, 500);
   for (const statement of LEAD_STATEMENTS.after) await target.query(statement);
+  // their listings' views and saves (an earlier seed's went with its listings)
+  await insertRows<ListingWeekRow>(target, 'internal.listing_weeks', LISTING_WEEK_COLUMNS, seed.listingWeeks, 2000);
 }
 
 /** Around the seed's leads: an earlier seed's taken away (the visitors' own stay), then each seller's estimate made as the inquiry function makes it. */
@@ -207,6 +210,7 @@ export function seedSql(seed: Seed): string {
   out.push(...LEAD_STATEMENTS.before.map((q) => `${q};`));
   emit('public.inquiries', LEAD_COLUMNS, seed.leads);
   out.push(...LEAD_STATEMENTS.after.map((q) => `${q};`));
+  emit('internal.listing_weeks', LISTING_WEEK_COLUMNS, seed.listingWeeks);
   out.push('commit;', '');
   return out.join('\n');
 }

@@ -28,6 +28,7 @@ import {
 } from './draw.ts';
 import { sectorFactor, askingPrice, marketFactor, priceHistoryFor } from './prices.ts';
 import { seedLeads } from './leads.ts';
+import { seedListingWeeks } from './listing-weeks.ts';
 import { rentalsFor } from './rentals.ts';
 import { seedProjects, seedUnits } from './projects.ts';
 import { seedPointsOfInterest } from './nearby.ts';
@@ -205,6 +206,7 @@ export function generateSeed(options: { listings?: number; seed?: number; now?: 
     units: seedUnits(projects, unitTypes, agents, now),
     pointsOfInterest: seedPointsOfInterest(),
     leads: seedLeads(agents, all, now, options.seed ?? SEED),
+    listingWeeks: seedListingWeeks(agents, all, now, options.seed ?? SEED),
   };
 }
 

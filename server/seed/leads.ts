@@ -11,6 +11,7 @@
 import type { AgentRow } from './agents.ts';
 import { DAY, HOUR, random, SEED } from './draw.ts';
 import type { ListingRow } from './rows.ts';
+import { agentsNewest } from './listing-weeks.ts';
 import { agentPath, listingPath } from '../../core/routes.ts';
 import { fold } from '../../core/protocol/text.ts';
 import type { SellerTimeline } from '../../core/protocol/valuation.ts';
@@ -218,19 +219,18 @@ export function seedLeads(
 ): LeadRow[] {
   const rand = random(seed * 31 + 7);
   const pick = <T>(items: readonly T[]): T => items[Math.floor(rand() * items.length)] as T;
-  const theirs = new Map<number, ListingRow[]>();
-  for (const l of listings) {
-    if (l.agent_id === null || l.status !== '1' || l.country_code !== 'EC' || l.operation === 'rent') continue;
-    if (l.property_type !== 'house' && l.property_type !== 'apartment') continue;
+  // the homes for sale among her newest (those her area shows, with their figures: listing-weeks.ts)
+  const newest = agentsNewest(agents, listings);
+  const forSale = (l: ListingRow) =>
+    l.operation !== 'rent' &&
+    (l.property_type === 'house' || l.property_type === 'apartment') &&
     // (not the rows made to exercise the rules: a point off the map, markup in a title)
-    if (!onMainland(l) || /[<>]/.test(l.title ?? '')) continue;
-    const list = theirs.get(l.agent_id) ?? [];
-    if (list.length < 40) theirs.set(l.agent_id, [...list, l]);
-  }
+    onMainland(l) &&
+    !/[<>]/.test(l.title ?? '');
   const office = agents.filter((a) => a.country_code === 'EC' && a.email);
   const rows: LeadRow[] = [];
   office.forEach((agent, index) => {
-    const own = theirs.get(agent.id) ?? [];
+    const own = (newest.get(agent.id) ?? []).slice(0, 40).filter(forSale);
     const count = index < 6 ? 8 + Math.floor(rand() * 5) : Math.floor(rand() * 5);
     for (let i = 0; i < count; i++) {
       const n = rows.length + 1;

@@ -4,6 +4,7 @@
 import type { ProjectRow, UnitListingRow, UnitTypeRow } from './projects.ts';
 import type { PointOfInterestRow } from '../import/nearby.ts';
 import type { LeadRow } from './leads.ts';
+import type { ListingWeekRow } from './listing-weeks.ts';
 import { type AgentRow } from './agents.ts';
 import type { Operation } from '../../core/protocol/filters.ts';
 
@@ -127,4 +128,6 @@ export interface Seed {
   pointsOfInterest: PointOfInterestRow[];
   /** what visitors asked the office's agents (leads.ts) */
   leads: LeadRow[];
+  /** their newest listings' page views and saves, week by week (listing-weeks.ts) */
+  listingWeeks: ListingWeekRow[];
 }

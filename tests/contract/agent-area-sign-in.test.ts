@@ -114,7 +114,7 @@ describe("the agents' area: a code by mail, a session, a hosted project's token"
     expect(await leads('helena.hosted@example.com')).toEqual([]);
   });
 
-  it("a fresh database's agent has leads to work (the seed's, server/seed/leads.ts): hers only, newest first (the newest still new), a seller's with the estimate the database made", async () => {
+  it("a fresh database's agent has leads to work (the seed's, server/seed/leads.ts): hers only, newest first (the newest still new), a seller's with the estimate the database made; her listings have their views and saves", async () => {
     const [first] = await server.sql<{ id: string; email: string }>(
       "select id::text as id, email from public.agents where country_code = 'EC' and active order by id limit 1",
     );
@@ -152,5 +152,26 @@ describe("the agents' area: a code by mail, a session, a hosted project's token"
     const b = await signIn(B, '10.71.0.11');
     const bs = ((await b.rest.rpc('my_leads', { max_rows: 500 })).data as Row[]).map((r) => r.id);
     expect(bs.filter((id) => seeded.some((l) => l.id === id))).toEqual([]);
+    // her listings' figures (server/seed/listing-weeks.ts): views and saves on her newest, and her
+    // leads about them counted in the weeks they came
+    type Figures = Array<{
+      id: number;
+      weeks: Array<{ week: string; views: number; saves: number; inquiries: number }>;
+    }>;
+    const figures = (await me.rest.rpc('my_listing_figures', {})).data as Figures;
+    const views = figures.flatMap((l) => l.weeks).reduce((sum, w) => sum + w.views, 0);
+    expect(views).toBeGreaterThan(figures.length);
+    const about = await server.sql<{ listing: number; week: string; n: number }>(
+      `select listing_id::int as listing, internal.ecuador_week(received_at)::text as week, count(*)::int as n
+         from public.inquiries where idempotency_key like 'seed-lead-%' and owner_agent_id = $1::bigint and listing_id is not null
+        group by 1, 2`,
+      [first!.id],
+    );
+    const counted = about.filter(({ listing, week }) =>
+      figures.some((l) => l.id === listing && l.weeks.some((w) => w.week === week)),
+    );
+    expect(counted.length).toBeGreaterThan(0);
+    for (const { listing, week, n } of counted)
+      expect(figures.find((l) => l.id === listing)?.weeks.find((w) => w.week === week)?.inquiries).toBe(n);
   });
 });
