@@ -222,6 +222,9 @@ test.describe("the agents' area: her profile, the team, her listings' weeks", ()
       await area.getByRole('tab', { name: 'Inmuebles' }).click();
       const figures = area.getByRole('article', { name: listing!.title });
       await expect(figures).toContainText('vistas 1 · guardados 1');
+      // the weeks one by one, when she opens them
+      await expect(figures.getByRole('table')).toBeHidden();
+      await figures.getByText('Semana a semana', { exact: true }).click();
       await expect(figures.getByRole('table')).toBeVisible();
       expect(await seriousAxeViolations(page)).toEqual([]);
       await page.screenshot({ path: join(shots, 'listings-390.png'), fullPage: true });

@@ -77,43 +77,49 @@ export function Listings({ id, session }: { id: string; session: Session }) {
                     {l.usd_m2 ? ` · ${t('agentArea.listings.yours', { value: formatPrice(l.usd_m2) })}` : ''}
                   </p>
                 ) : null}
-                {/* (a narrow phone scrolls the table: the region takes the keyboard's focus to scroll it) */}
-                <div
-                  className="overflow-x-auto"
-                  tabIndex={0}
-                  role="region"
-                  aria-label={t('agentArea.listings.caption', { title: l.title })}
-                >
-                  <table className="w-full border-collapse text-sm text-ink">
-                    <caption className="sr-only">{t('agentArea.listings.caption', { title: l.title })}</caption>
-                    <thead>
-                      <tr>
-                        <th scope="col" className="p-1 text-left font-semibold">
-                          {t('agentArea.listings.week')}
-                        </th>
-                        {METRICS.map((m) => (
-                          <th key={m} scope="col" className="p-1 text-right font-semibold">
-                            {t(`agentArea.listings.metric.${m}`)}
-                          </th>
-                        ))}
-                      </tr>
-                    </thead>
-                    <tbody>
-                      {l.weeks.map((w) => (
-                        <tr key={w.week} className="border-t border-line">
-                          <th scope="row" className="p-1 text-left font-normal">
-                            {weekFormat.format(new Date(`${w.week}T12:00:00Z`))}
+                {/* the weeks one by one when she asks: fifty listings' tables open at once were a page of 23,000 px */}
+                <details part="weeks">
+                  <summary className="cursor-pointer font-semibold text-primary">
+                    {t('agentArea.listings.byWeek')}
+                  </summary>
+                  {/* (a narrow phone scrolls the table: the region takes the keyboard's focus to scroll it) */}
+                  <div
+                    className="overflow-x-auto"
+                    tabIndex={0}
+                    role="region"
+                    aria-label={t('agentArea.listings.caption', { title: l.title })}
+                  >
+                    <table className="w-full border-collapse text-sm text-ink">
+                      <caption className="sr-only">{t('agentArea.listings.caption', { title: l.title })}</caption>
+                      <thead>
+                        <tr>
+                          <th scope="col" className="p-1 text-left font-semibold">
+                            {t('agentArea.listings.week')}
                           </th>
                           {METRICS.map((m) => (
-                            <td key={m} className="p-1 text-right tabular-nums">
-                              {w[m]}
-                            </td>
+                            <th key={m} scope="col" className="p-1 text-right font-semibold">
+                              {t(`agentArea.listings.metric.${m}`)}
+                            </th>
                           ))}
                         </tr>
-                      ))}
-                    </tbody>
-                  </table>
-                </div>
+                      </thead>
+                      <tbody>
+                        {l.weeks.map((w) => (
+                          <tr key={w.week} className="border-t border-line">
+                            <th scope="row" className="p-1 text-left font-normal">
+                              {weekFormat.format(new Date(`${w.week}T12:00:00Z`))}
+                            </th>
+                            {METRICS.map((m) => (
+                              <td key={m} className="p-1 text-right tabular-nums">
+                                {w[m]}
+                              </td>
+                            ))}
+                          </tr>
+                        ))}
+                      </tbody>
+                    </table>
+                  </div>
+                </details>
               </article>
             </li>
           );
