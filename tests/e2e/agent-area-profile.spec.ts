@@ -28,6 +28,8 @@ test.describe("the agents' area: her profile, the team, her listings' weeks", ()
     await page.goto(`${data.url}/es/agente`);
     await signIn(page, data, 'ana.movil@example.com');
     const area = page.locator('exp-agent-area');
+    // new here: no lead yet, and where they will come from
+    await expect(area.locator('[part="empty"]')).toHaveText(/^Aún no tienes contactos\. .*pestaña Tu web/);
     await area.getByRole('tab', { name: 'Perfil' }).click();
     const form = area.locator('form[part="profile"]');
     await form.getByLabel('Sobre ti, en español').fill('Vendo casas en Quito desde 2015.');

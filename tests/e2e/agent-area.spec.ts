@@ -109,6 +109,11 @@ test.describe("the agents' area", () => {
     await expect(area.getByRole('article', { name: 'Sara Vendedora' }).locator('[part="estimate"]')).toHaveText(
       /^Nuestra estimación: \$150[.,]000/,
     );
+    // a status none of hers has: the filters say they hide them, not that she has none
+    await expect(area.locator('[part="empty"]')).toBeHidden();
+    await area.getByLabel('Mostrar').selectOption('won');
+    await expect(area.locator('[part="empty"]')).toHaveText('Ningún contacto con estos filtros.');
+    await area.getByLabel('Mostrar').selectOption('');
     await area.getByLabel('Sobre').selectOption('');
     // only what came from her own website
     await area.getByLabel('Desde').selectOption({ label: 'ana.example.com' });

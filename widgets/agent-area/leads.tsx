@@ -196,6 +196,12 @@ export function Leads({
         part="count"
         onRetry={() => void load()}
       />
+      {/* none yet says where leads come from; none among the filtered, that the filters hide them */}
+      {leads && !shown.length ? (
+        <p className="m-0 text-ink-muted" part="empty">
+          {leads.length ? t('agentArea.noneMatch') : t('agentArea.noLeadsYet')}
+        </p>
+      ) : null}
       <ul className="list-none m-0 p-0 flex flex-col gap-4" part="list">
         {shown.slice(0, listed).map((lead) => (
           <li key={lead.id}>
