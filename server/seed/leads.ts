@@ -4,7 +4,7 @@
  * empty page. Each is the row the inquiry function would have stored (docs/leads.md): about one of
  * her listings (its agent's), written to her profile, sent from her own website's elements (her
  * `lead-agent-id`), or a seller asking what a home is worth (its estimate made by the database once
- * the listings are in: apply.ts `SELLER_ESTIMATES`); older ones further along (contacted, a visit
+ * the listings are in: apply.ts `LEAD_STATEMENTS`); older ones further along (contacted, a visit
  * booked, an offer, won or lost), some with a follow-up day. The visitors are made up, at a reserved
  * domain (`correo.example`), and come with no consents: a seed ticks no box for anyone.
  */
@@ -209,7 +209,8 @@ function statusFor(ageDays: number, r: number): LeadRow['status'] {
 /**
  * The leads of the office's agents: the sample agents (the first six, with full profiles) eight to
  * twelve each, the others up to four, received in the 75 days before `now` at office hours in
- * Ecuador (UTC-5), newest first in no particular order. Deterministic for a seed and a day.
+ * Ecuador (UTC-5), each agent's first within the last day and a half (so still new); in no
+ * particular order (the area sorts them). Deterministic for a seed and a day.
  */
 export function seedLeads(
   agents: readonly AgentRow[],
