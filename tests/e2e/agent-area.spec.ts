@@ -134,6 +134,12 @@ test.describe("the agents' area", () => {
       [mine],
     );
     expect(row).toEqual({ status: 'contacted', follow_up_on: '2026-06-20', notes: 1, by: 'ana.movil@example.com' });
+    // the card says where she has got with it without being opened; a day gone by stands out
+    const state = card.locator('[part="state"]');
+    await expect(state).toHaveText('ContactadoSeguimiento el 20 jun');
+    await card.getByLabel('Seguimiento el').fill('2026-06-15');
+    await card.getByRole('button', { name: 'Guardar' }).click();
+    await expect(state.locator('[part="overdue"]')).toHaveText('Seguimiento pendiente desde el 15 jun');
 
     expect(await seriousAxeViolations(page)).toEqual([]);
     await page.setViewportSize({ width: 320, height: 700 });

@@ -8,6 +8,8 @@ import type { Session } from '@supabase/auth-js';
 import { useId, useState, type FormEvent } from 'react';
 import { formatPrice, telHref, whatsappHref } from '../../core/protocol/format.ts';
 import { parseEstimate } from '../../core/protocol/valuation.ts';
+import { ecuadorDay } from '../../core/protocol/calendar.ts';
+import { dayLabel } from './when.ts';
 import { LEAD_STATUSES, leadWhy, moveLead, type Lead, type LeadStatus } from '../lib/data/agent-area.ts';
 import { reassignLead, type TeamAgent } from '../lib/data/agent-team.ts';
 import { useElement } from '../lib/element.tsx';
@@ -71,6 +73,23 @@ export function LeadCard({
         </h3>
         <span className="text-sm text-ink-muted">{when}</span>
       </header>
+      {/* where she has got with it, seen without opening it; a follow-up day gone by stands out */}
+      <p className="m-0 flex flex-wrap items-center gap-x-3 gap-y-1 text-sm" part="state">
+        <span className="rounded-full border border-line px-2 py-0.5 font-semibold text-ink">
+          {t(`agentArea.status.${lead.status}`)}
+        </span>
+        {lead.follow_up_on ? (
+          lead.follow_up_on < ecuadorDay() ? (
+            <span className="font-semibold text-danger" part="overdue">
+              {t('agentArea.followUpOverdue', { date: dayLabel(lead.follow_up_on, t) })}
+            </span>
+          ) : (
+            <span className="text-ink-muted">
+              {t('agentArea.followUpOn', { date: dayLabel(lead.follow_up_on, t) })}
+            </span>
+          )
+        ) : null}
+      </p>
       <p className="m-0 font-semibold text-ink">{about}</p>
       {estimate?.value ? (
         <p className="m-0 text-ink" part="estimate">

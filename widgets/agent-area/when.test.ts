@@ -7,7 +7,7 @@ import { describe, expect, it } from 'vitest';
 import en from '../../core/locales/en.json' with { type: 'json' };
 import es from '../../core/locales/es.json' with { type: 'json' };
 import { translatorFor } from '../../core/translate.ts';
-import { ecuadorClock, ecuadorTimes } from './when.ts';
+import { dayLabel, ecuadorClock, ecuadorTimes } from './when.ts';
 
 describe('a time on Ecuador\'s clock without Intl (the agents\' leads: docs/agent-area.md "Speed")', () => {
   const intl = (at: string) => {
@@ -47,5 +47,10 @@ describe('a time on Ecuador\'s clock without Intl (the agents\' leads: docs/agen
     expect(ecuadorTimes(translatorFor(en, 'en')).format(at)).toBe('2 Dec 2026, 14:05');
     expect(ecuadorTimes(translatorFor(es, 'es')).format(at)).toBe('2 dic 2026, 14:05');
     expect(ecuadorTimes(translatorFor(es, 'es')).format(new Date('2026-09-30T23:59:00Z'))).toBe('30 sept 2026, 18:59');
+  });
+
+  it('a calendar day as the area writes it, in either language (a follow-up day)', () => {
+    expect(dayLabel('2026-12-05', translatorFor(en, 'en'))).toBe('5 Dec');
+    expect(dayLabel('2027-01-31', translatorFor(es, 'es'))).toBe('31 ene');
   });
 });

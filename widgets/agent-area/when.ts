@@ -44,3 +44,9 @@ export function ecuadorTimes(t: (key: string, options?: Record<string, unknown>)
     },
   };
 }
+
+/** A calendar day ("2026-12-05") as the area writes it: "5 Dec" (`months.short`). */
+export function dayLabel(day: string, t: (key: string, options?: Record<string, unknown>) => string): string {
+  const [, month, date] = day.split('-').map(Number) as [number, number, number];
+  return `${date} ${t(`months.short.${month}`)}`;
+}
