@@ -140,6 +140,10 @@ test.describe("the agents' area", () => {
     await card.getByLabel('Seguimiento el').fill('2026-06-15');
     await card.getByRole('button', { name: 'Guardar' }).click();
     await expect(state.locator('[part="overdue"]')).toHaveText('Seguimiento pendiente desde el 15 jun');
+    // won: nothing left to follow up
+    await card.getByLabel('Estado').selectOption('won');
+    await card.getByRole('button', { name: 'Guardar' }).click();
+    await expect(state).toHaveText('Cerrado');
 
     expect(await seriousAxeViolations(page)).toEqual([]);
     await page.setViewportSize({ width: 320, height: 700 });

@@ -78,7 +78,8 @@ export function LeadCard({
         <span className="rounded-full border border-line px-2 py-0.5 font-semibold text-ink">
           {t(`agentArea.status.${lead.status}`)}
         </span>
-        {lead.follow_up_on ? (
+        {/* (a lead won or lost has nothing left to follow up) */}
+        {lead.follow_up_on && lead.status !== 'won' && lead.status !== 'lost' ? (
           lead.follow_up_on < ecuadorDay() ? (
             <span className="font-semibold text-danger" part="overdue">
               {t('agentArea.followUpOverdue', { date: dayLabel(lead.follow_up_on, t) })}
