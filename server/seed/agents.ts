@@ -32,12 +32,15 @@ const NO_PROFILE = {
   website: null,
 };
 
+/** A name as a mailbox or a host has it: 'Vásconez' -> 'vasconez', 'María José' -> 'mariajose'. */
+export function mailboxWord(name: string | null): string {
+  return fold(name ?? '')
+    .toLowerCase()
+    .replace(/[^a-z]+/g, '');
+}
+
 function email(first: string, last: string): string {
-  const clean = (s: string) =>
-    fold(s)
-      .toLowerCase()
-      .replace(/[^a-z]+/g, '');
-  return `${clean(first.split(' ')[0] ?? first)}.${clean(last.split(' ')[0] ?? last)}@${DOMAIN}`;
+  return `${mailboxWord(first.split(' ')[0] ?? first)}.${mailboxWord(last.split(' ')[0] ?? last)}@${DOMAIN}`;
 }
 
 // prettier-ignore

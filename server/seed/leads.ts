@@ -8,12 +8,11 @@
  * booked, an offer, won or lost), some with a follow-up day. The visitors are made up, at a reserved
  * domain (`correo.example`), and come with no consents: a seed ticks no box for anyone.
  */
-import type { AgentRow } from './agents.ts';
+import { mailboxWord, type AgentRow } from './agents.ts';
 import { DAY, HOUR, random, SEED } from './draw.ts';
 import type { ListingRow } from './rows.ts';
 import { agentsNewest } from './listing-weeks.ts';
 import { agentPath, listingPath } from '../../core/routes.ts';
-import { fold } from '../../core/protocol/text.ts';
 import type { SellerTimeline } from '../../core/protocol/valuation.ts';
 
 export interface LeadRow {
@@ -253,7 +252,7 @@ export function seedLeads(
       const base = {
         idempotency_key: `${SEED_LEAD_PREFIX}${n}`,
         name: `${first} ${last}`,
-        email: `${plain(first)}.${plain(last.split(' ')[0]!)}${n}@correo.example`,
+        email: `${mailboxWord(first)}.${mailboxWord(last.split(' ')[0]!)}${n}@correo.example`,
         phone: rand() < 0.85 ? mobile(rand) : null,
         lang,
         received_at: new Date(received).toISOString(),
@@ -270,7 +269,7 @@ export function seedLeads(
         : { agent_id: agent.id, lead_agent_id: null, recipient_kind: 'agent' as const };
       const from = website
         ? {
-            page_url: `https://${plain(agent.first_name)}${plain(agent.last_name)}.example/`,
+            page_url: `https://${mailboxWord(agent.first_name)}${mailboxWord(agent.last_name)}.example/`,
             element: 'exp-inquiry-form',
           }
         : { page_url: `${SITE}${agentPath(agent.id, lang)}`, element: 'exp-agent-profile' };
@@ -349,6 +348,3 @@ function mobile(rand: () => number): string {
   const d = String(10_000_000 + Math.floor(rand() * 89_999_999));
   return `+593 9${d.slice(0, 1)} ${d.slice(1, 4)} ${d.slice(4)}`;
 }
-
-/** a name as a mailbox or a host has it: 'María José' -> 'mariajose' */
-const plain = (s: string | null) => fold(s ?? '').replace(/[^a-z]+/g, '');

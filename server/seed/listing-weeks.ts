@@ -7,7 +7,8 @@
  * function keeps them.
  */
 import type { AgentRow } from './agents.ts';
-import { DAY, HOUR, random, SEED } from './draw.ts';
+import { DAY, random, SEED } from './draw.ts';
+import { ecuadorDay, ecuadorDaysAfter, ecuadorMidnight } from '../../core/protocol/calendar.ts';
 import type { ListingRow } from './rows.ts';
 
 export interface ListingWeekRow {
@@ -28,10 +29,8 @@ const WEEKS = 8;
 
 /** The Monday of the week `at` is in, in Ecuador (UTC-5), as internal.ecuador_week gives it. */
 export function ecuadorWeek(at: number): string {
-  const local = at - 5 * HOUR;
-  const day = Math.floor(local / DAY) * DAY;
-  const monday = day - ((new Date(day).getUTCDay() + 6) % 7) * DAY;
-  return new Date(monday).toISOString().slice(0, 10);
+  const day = ecuadorDay(at);
+  return ecuadorDaysAfter(day, -((new Date(`${day}T00:00:00Z`).getUTCDay() + 6) % 7));
 }
 
 /** The newest public listings of each agent of the office, newest first (the area's order). */
@@ -76,7 +75,8 @@ export function seedListingWeeks(
     return k;
   };
   const rows: ListingWeekRow[] = [];
-  const thisWeek = Date.parse(ecuadorWeek(now));
+  // Monday 00:00 in Ecuador of the seed's week
+  const thisWeek = ecuadorMidnight(ecuadorWeek(now)).getTime();
   for (const list of agentsNewest(agents, listings).values()) {
     for (const l of list.slice(0, PER_AGENT)) {
       const listed = Date.parse(l.listed_at ?? l.created_at);
@@ -84,7 +84,7 @@ export function seedListingWeeks(
       const price = l.operation === 'rent' ? (l.price ?? 800) * 150 : (l.price ?? 150_000);
       const appeal = Math.min(3, Math.sqrt(150_000 / Math.max(20_000, price))) * (0.5 + rand());
       for (let w = WEEKS - 1; w >= 0; w--) {
-        const start = thisWeek + 5 * HOUR - w * 7 * DAY;
+        const start = thisWeek - w * 7 * DAY;
         if (start + 7 * DAY <= listed) continue;
         // the share of the week it was on the market (this week: so far)
         const from = Math.max(start, listed);
