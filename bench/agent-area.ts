@@ -106,8 +106,23 @@ export async function benchAgentArea(): Promise<Record<string, unknown>> {
       from_at: new Date(Date.now() - 3 * 86_400_000).toISOString(),
       to_at: new Date(Date.now() + 4 * 86_400_000).toISOString(),
     };
+    // the team's 500th newest lead: the next page is older than it (the time as the database writes it in JSON)
+    const [last] = await server.sql<{ at: string; id: string }>(
+      "select to_json(received_at) #>> '{}' as at, id::text as id from public.inquiries order by received_at desc, id desc offset 499 limit 1",
+    );
     const cases: Record<string, () => Promise<void>> = {
       'her leads (200 of 100,000), as the page asks': post('my_leads', { max_rows: 500 }, agent),
+      'her search among hers (a name)': post('my_leads', { max_rows: 500, search: 'cliente 5000' }, agent),
+      "the team's next 500, older than the newest": post(
+        'my_leads',
+        { max_rows: 500, older_than: last!.at, older_id: last!.id },
+        team,
+      ),
+      "the team's search among 100,000 (a phone, one lead)": post(
+        'my_leads',
+        { max_rows: 500, search: `099 ${String(LEADS - 1).padStart(7, '0')}` },
+        team,
+      ),
       'her leads, row level security alone': get(`inquiries?select=${columns}&order=received_at.desc&limit=500`, agent),
       "the team's newest 500, as the page asks": post('my_leads', { max_rows: 500 }, team),
       'her alert subscriptions': post('my_alert_leads', {}, agent),

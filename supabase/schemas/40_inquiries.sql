@@ -52,7 +52,13 @@ create table public.inquiries (
   -- or moved by the rules when its agent left: 49_lead_routing.sql): {by: rule, rule_id} or {by: spread}
   routed jsonb,
   -- when the visitor's data was erased at her request (docs/privacy.md "Erasure"): the lead stays, without her
-  erased_at timestamptz
+  erased_at timestamptz,
+  -- what an agent's search reads (public.my_leads; docs/agent-area.md "The
+  -- page"): the lead's words folded as the site's search folds them, then its phone's digits; kept
+  -- by the database as the lead changes (an erased lead's with it), a trigram index answering
+  search_text text generated always as (
+    public.search_fold(coalesce(name, '') || E'\n' || coalesce(email, '') || E'\n' || coalesce(message, '') || E'\n' || coalesce(property_title, ''))
+    || E'\n' || pg_catalog.regexp_replace(coalesce(phone, ''), '\D', '', 'g')) stored
 );
 
 alter table public.inquiries enable row level security;

@@ -130,19 +130,34 @@ describe("her data on request: a link mailed to her address, what we keep, its c
       visit: { phone: '+593 99 000 0000' },
     });
 
+    // (until then her lead's search_text holds her phone's digits: the needles below would find them)
+    expect(
+      await suite.server.sql(
+        "select count(*)::int as n from public.inquiries where strpos(search_text, '593990000000') > 0",
+      ),
+    ).toEqual([{ n: 1 }]);
     // erasure
     const erased = await call({ action: 'erase', session });
     expect(erased).toMatchObject({ status: 200, body: { ok: true, erased: { inquiries: 1, saved_searches: 1 } } });
     // the session went with her address
     expect((await call({ action: 'view', session })).status).toBe(404);
 
-    // no table holds her name, e-mail or phone: every row of every table of ours, read as text
+    // no table holds her name, e-mail or phone: every row of every table of ours, read as text (her
+    // phones as written, and as their digits, which a lead's search_text keeps: 40_inquiries.sql)
     const tables = await suite.server.sql<{ name: string }>(
       "select format('%I.%I', table_schema, table_name) as name from information_schema.tables where table_schema in ('public', 'internal', 'auth') and table_type = 'BASE TABLE'",
     );
     expect(tables.length).toBeGreaterThan(20);
     for (const { name } of tables)
-      for (const needle of [HER.name, HER.email, 'valeria.privada', '99 111 2233', '99 000 0000']) {
+      for (const needle of [
+        HER.name,
+        HER.email,
+        'valeria.privada',
+        '99 111 2233',
+        '99 000 0000',
+        '593991112233',
+        '593990000000',
+      ]) {
         const [row] = await suite.server.sql<{ n: number }>(
           `select count(*)::int as n from ${name} t where strpos(lower(t::text), lower($1)) > 0`,
           [needle],

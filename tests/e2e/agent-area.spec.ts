@@ -165,6 +165,51 @@ test.describe("the agents' area", () => {
     await page.screenshot({ path: join(shots, 'leads-320.png'), fullPage: true });
     expect(consoleErrors).toEqual([]);
   });
+  test('her leads past the newest 500: she finds the oldest by its phone, and the filters reach back to the older ones', async ({
+    page,
+    data,
+    consoleErrors,
+  }) => {
+    const ana = await addAna(data);
+    // 520 leads an hour apart; the 20 oldest lost, the oldest of all Olga's
+    await data.sql(
+      `insert into public.inquiries (idempotency_key, name, email, phone, message, recipient_email, recipient_kind, lead_agent_id, lang, status, received_at)
+       select 'e2e-area-many-' || n, case when n = 520 then 'Olga Antigua' else 'Contacto ' || n end, 'c' || n || '@correo.example',
+              case when n = 520 then '+593 98 765 4321' end, 'Hola', 'x@example.com', 'lead_agent', $1::bigint, 'es',
+              case when n > 500 then 'lost' else 'new' end, internal.now() - make_interval(hours => n)
+         from generate_series(1, 520) n`,
+      [ana],
+    );
+    await page.setViewportSize({ width: 390, height: 844 });
+    await page.goto(`${data.url}/es/agente`);
+    await signIn(page, data, 'ana.movil@example.com');
+    const area = page.locator('exp-agent-area');
+    const count = area.locator('[part="count"]');
+    await expect(count).toHaveText('Tus 500 contactos más recientes; hay más antiguos');
+    await expect(area.getByRole('article')).toHaveCount(25);
+    await expect(area.getByRole('article', { name: 'Olga Antigua' })).toHaveCount(0);
+    // her oldest, by its phone as she would type it: the database finds it
+    await area.getByLabel('Buscar en tus contactos').fill('098 765 4321');
+    await expect(area.getByRole('article', { name: 'Olga Antigua' })).toBeVisible();
+    await expect(count).toHaveText('1 contacto');
+    await area.getByLabel('Buscar en tus contactos').fill('nadie con este nombre');
+    await expect(area.locator('[part="empty"]')).toHaveText('Ningún contacto coincide con «nadie con este nombre».');
+    await area.getByLabel('Buscar en tus contactos').fill('');
+    await expect(count).toHaveText('Tus 500 contactos más recientes; hay más antiguos');
+    // the lost ones are all older than her newest 500: the filter says so, and the next page brings them
+    await area.getByLabel('Mostrar').selectOption('lost');
+    await expect(count).toHaveText('0 contactos entre tus 500 más recientes');
+    await expect(area.locator('[part="empty"]')).toHaveText('Ningún contacto con estos filtros.');
+    await area.getByRole('button', { name: 'Ver contactos más antiguos' }).click();
+    await expect(count).toHaveText('20 contactos');
+    await expect(area.getByRole('article', { name: 'Olga Antigua' })).toBeVisible();
+    await expect(area.getByRole('button', { name: 'Ver contactos más antiguos' })).toHaveCount(0);
+    await page.screenshot({ path: join(shots, 'leads-older-390.png'), fullPage: true });
+    await page.setViewportSize({ width: 320, height: 700 });
+    expect(await sideways(page)).toBeLessThanOrEqual(0);
+    expect(await seriousAxeViolations(page)).toEqual([]);
+    expect(consoleErrors).toEqual([]);
+  });
   test('her calendar: she confirms a requested visit on her phone, and her hours, saved in the page, bound the next booking', async ({
     page,
     data,

@@ -21,11 +21,16 @@ import utilities from 'virtual:exp-utilities/agent-area';
  * @csspart message - What happened to the last step.
  * @csspart leads - The signed-in agent's leads.
  * @csspart sign-out - The sign-out button.
+ * @csspart search - The search among all her leads.
  * @csspart status-filter - The status filter.
  * @csspart kind-filter - The filter by what a lead asked about.
+ * @csspart source-filter - The filter by where a lead came from.
  * @csspart export - The button that downloads the leads shown as CSV.
  * @csspart count - How many leads are shown.
+ * @csspart empty - Why no lead is shown: none yet, none the search finds, none among the filtered.
  * @csspart list - The list of leads.
+ * @csspart more - The button that shows more of the leads she has.
+ * @csspart older - The button that brings her older leads.
  * @csspart lead - Each lead.
  * @csspart contact - A lead's call, e-mail and WhatsApp links.
  * @csspart move - A lead's status, follow-up and note form.

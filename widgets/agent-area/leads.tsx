@@ -2,11 +2,12 @@
  * Her leads (docs/agent-area.md "The page"): newest first, filtered by status and by what they asked
  * about, each with where it came from, one tap to call, write or WhatsApp (a message already
  * written in the lead's language), and its status, follow-up day and a note, saved in one call
- * (each lead's card: ./lead-card.tsx). Read again every minute while the page is visible, so a new
- * lead shows without a reload.
+ * (each lead's card: ./lead-card.tsx). Her newest 500 first, older ones a page at a time, and any of
+ * them by her search (the database finds them: public.my_leads). Read again every minute while the
+ * page is visible, so a new lead shows without a reload.
  */
 import type { Session } from '@supabase/auth-js';
-import { useCallback, useEffect, useId, useMemo, useState } from 'react';
+import { useCallback, useEffect, useId, useMemo, useRef, useState } from 'react';
 import {
   firstLeads,
   getMyAlertLeads,
@@ -22,16 +23,19 @@ import {
   type AlertLead,
 } from '../lib/data/agent-area.ts';
 import type { TeamAgent } from '../lib/data/agent-team.ts';
+import { addOlder, refreshLeads } from '../lib/data/lead-pages.ts';
 import { describeSearch, frequencyLabel } from '../../core/protocol/alerts.ts';
 import type { FilterArgs } from '../../core/protocol/filters.ts';
 import { useElement } from '../lib/element.tsx';
 import { LeadCard } from './lead-card.tsx';
 import { SelectField } from '../lib/ui/select-field.tsx';
-import { card, choice, link, secondary } from './ui.ts';
+import { card, choice, field, label, link, secondary } from './ui.ts';
 import { ListStatus } from './status.tsx';
 import { ecuadorTimes, type EcuadorTimes } from './when.ts';
 
 const REFRESH_MS = 60_000;
+/** how long after her last key the search is asked for */
+const SEARCH_AFTER_MS = 350;
 /** the cards shown at first, and added by "Show more" */
 const PAGE = 25;
 
@@ -48,8 +52,16 @@ export function Leads({
   team: TeamAgent[] | null;
 }) {
   const { t, api } = useElement();
-  const [leads, setLeads] = useState<Lead[] | null>(null);
+  // what she has of her leads for the search asked (`query`); `more`: older ones are still to be asked for
+  const [had, setHad] = useState<{ leads: Lead[]; more: boolean; query: string } | null>(null);
+  const leads = had?.leads ?? null;
   const [failed, setFailed] = useState(false);
+  const [typed, setTyped] = useState('');
+  const [query, setQuery] = useState('');
+  // the search the answers are for: an answer to an earlier one is dropped
+  const asked = useRef(query);
+  asked.current = query;
+  const [fetching, setFetching] = useState(false);
   const [status, setStatus] = useState<LeadStatus | ''>('');
   const [kind, setKind] = useState<LeadKind | ''>('');
   const [source, setSource] = useState<string | null>(null);
@@ -57,12 +69,13 @@ export function Leads({
 
   const load = useCallback(
     (signal?: AbortSignal, first = false) =>
-      (first
+      (first && !query
         ? firstLeads(api, session, signal)
-        : Promise.all([getMyLeads(api, session, signal), getMyAlertLeads(api, session, signal)])
+        : Promise.all([getMyLeads(api, session, signal, { search: query }), getMyAlertLeads(api, session, signal)])
       ).then(
         ([rows, subscriptions]) => {
-          setLeads(rows);
+          if (asked.current !== query) return;
+          setHad((before) => ({ ...refreshLeads(before?.query === query ? before : null, rows), query }));
           setAlerts(subscriptions);
           setFailed(false);
         },
@@ -72,8 +85,12 @@ export function Leads({
           setFailed(true);
         },
       ),
-    [api, session],
+    [api, session, query],
   );
+  useEffect(() => {
+    const timer = setTimeout(() => setQuery(typed.trim()), SEARCH_AFTER_MS);
+    return () => clearTimeout(timer);
+  }, [typed]);
   useEffect(() => {
     const controller = new AbortController();
     void load(controller.signal, true);
@@ -102,7 +119,27 @@ export function Leads({
   }, [leads]);
   // the first PAGE cards, then PAGE more on request: a phone renders 25 cards, not her 500
   const [listed, setListed] = useState(PAGE);
-  useEffect(() => setListed(PAGE), [status, kind, source]);
+  useEffect(() => setListed(PAGE), [status, kind, source, query]);
+  /** the next page of her leads, older than the last she has */
+  const older = () => {
+    const last = leads?.at(-1);
+    if (!last || fetching) return;
+    setFetching(true);
+    getMyLeads(api, session, undefined, { search: query, olderThan: last })
+      .then(
+        (rows) => {
+          if (asked.current !== query) return;
+          setHad((before) => before && { ...addOlder(before.leads, rows), query });
+          setListed(listed + PAGE);
+          setFailed(false);
+        },
+        (error: unknown) => {
+          console.error('[exp-agent-area] could not load older leads:', error);
+          setFailed(true);
+        },
+      )
+      .finally(() => setFetching(false));
+  };
   /** what she sees, as a spreadsheet's file */
   const download = () => {
     const csv = leadsCsv(
@@ -182,6 +219,27 @@ export function Leads({
         {t('agentArea.leadsTitle')}
       </h2>
       {/* the filters side by side where there is room (a desk), one under the other on a phone */}
+      {/* any of her leads, however old, by a name, an address, a phone or words from its message */}
+      <div className="flex flex-col gap-1">
+        <label htmlFor={`${id}-search`} className={label}>
+          {t('agentArea.search')}
+        </label>
+        <input
+          id={`${id}-search`}
+          type="search"
+          className={field}
+          value={typed}
+          maxLength={100}
+          autoComplete="off"
+          enterKeyHint="search"
+          aria-describedby={`${id}-search-hint`}
+          onChange={(e) => setTyped(e.target.value)}
+          part="search"
+        />
+        <p id={`${id}-search-hint`} className="m-0 text-sm text-ink-muted">
+          {t('agentArea.searchHint')}
+        </p>
+      </div>
       <div className="grid gap-3 cq-md:grid-cols-3" part="filters">
         {filters.map(({ key, ...f }) => (
           <SelectField key={key} id={`${id}-${key}`} part={`${key}-filter`} {...choice} {...f} />
@@ -191,15 +249,27 @@ export function Leads({
         {t('agentArea.export')}
       </button>
       <ListStatus
-        counted={leads && t('agentArea.count', { count: shown.length })}
+        counted={
+          had?.query !== query
+            ? null
+            : !had.more
+              ? t('agentArea.count', { count: shown.length })
+              : shown.length === had.leads.length
+                ? t('agentArea.countNewest', { count: shown.length })
+                : t('agentArea.countAmong', { count: shown.length, loaded: had.leads.length })
+        }
         failed={failed}
         part="count"
         onRetry={() => void load()}
       />
       {/* none yet says where leads come from; none among the filtered, that the filters hide them */}
-      {leads && !shown.length ? (
+      {had?.query === query && !shown.length ? (
         <p className="m-0 text-ink-muted" part="empty">
-          {leads.length ? t('agentArea.noneMatch') : t('agentArea.noLeadsYet')}
+          {had.leads.length
+            ? t('agentArea.noneMatch')
+            : had.query
+              ? t('agentArea.noneFound', { search: had.query })
+              : t('agentArea.noLeadsYet')}
         </p>
       ) : null}
       <ul className="list-none m-0 p-0 flex flex-col gap-4" part="list">
@@ -216,6 +286,7 @@ export function Leads({
           </li>
         ))}
       </ul>
+      {/* the cards she has, 25 more at a time; past them, her older leads from the database */}
       {shown.length > listed ? (
         <button
           type="button"
@@ -224,6 +295,10 @@ export function Leads({
           part="more"
         >
           {t('agentArea.showMore', { count: Math.min(PAGE, shown.length - listed) })}
+        </button>
+      ) : had?.more ? (
+        <button type="button" className={`${secondary} self-start`} onClick={older} disabled={fetching} part="older">
+          {t('agentArea.showOlder')}
         </button>
       ) : null}
       {/* (they come with her leads: before, or when neither could be read, nothing is known of them) */}

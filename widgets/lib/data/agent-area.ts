@@ -124,12 +124,32 @@ export async function signInWithCode(
   return error && (error.status === 403 || error.status === 400) ? 'wrong' : 'failed';
 }
 
+/** How many leads one call brings (public.my_leads' max_rows): her newest, then as many older at a time. */
+export const LEADS_PAGE = 500;
+
+/** Which of her leads to bring: those her search finds (else all), older than the last one she has (else the newest). */
+export interface LeadsAsk {
+  search?: string;
+  olderThan?: Pick<Lead, 'received_at' | 'id'>;
+}
+
 /**
- * Her leads, newest first (the team's: all), in one call with her session alone (public.my_leads:
- * row level security deciding, an index answering: docs/agent-area.md "Speed").
+ * Her leads, newest first (the team's: all), a page at a time, in one call with her session alone
+ * (public.my_leads: row level security deciding, an index answering: docs/agent-area.md "Speed").
  */
-export async function getMyLeads(config: ApiConfig, session: Session, signal?: AbortSignal): Promise<Lead[]> {
-  return (await answer(restAs(config, session).rpc('my_leads', { max_rows: 500 }), 'leads', signal)) as Lead[];
+export async function getMyLeads(
+  config: ApiConfig,
+  session: Session,
+  signal?: AbortSignal,
+  { search, olderThan }: LeadsAsk = {},
+): Promise<Lead[]> {
+  const args = {
+    max_rows: LEADS_PAGE,
+    ...(search ? { search } : {}),
+    // the time as the database wrote it (to the microsecond): a Date would round it
+    ...(olderThan ? { older_than: olderThan.received_at, older_id: olderThan.id } : {}),
+  };
+  return (await answer(restAs(config, session).rpc('my_leads', args), 'leads', signal)) as Lead[];
 }
 
 /** Her leads and alert subscriptions as the page first shows them: the early answers when there are. */
