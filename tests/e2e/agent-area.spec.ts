@@ -140,6 +140,18 @@ test.describe("the agents' area", () => {
     await card.getByLabel('Seguimiento el').fill('2026-06-15');
     await card.getByRole('button', { name: 'Guardar' }).click();
     await expect(state.locator('[part="overdue"]')).toHaveText('Seguimiento pendiente desde el 15 jun');
+    // what she must follow up: hers whose day has come, the seller's (no day) not
+    await area.getByLabel('Mostrar').selectOption({ label: 'Seguimiento pendiente (hoy o antes)' });
+    await expect(area.locator('[part="count"]')).toHaveText('1 contacto');
+    await expect(card).toBeVisible();
+    await area.getByLabel('Mostrar').selectOption('');
+    // today, on Ecuador's day (the page's clock: the suite's instant, 17 June)
+    await card.getByLabel('Seguimiento el').fill('2026-06-17');
+    await card.getByRole('button', { name: 'Guardar' }).click();
+    await expect(state).toHaveText('ContactadoSeguimiento hoy');
+    await card.getByLabel('Seguimiento el').fill('2026-06-15');
+    await card.getByRole('button', { name: 'Guardar' }).click();
+    await expect(state.locator('[part="overdue"]')).toBeVisible();
     // won: nothing left to follow up
     await card.getByLabel('Estado').selectOption('won');
     await card.getByRole('button', { name: 'Guardar' }).click();

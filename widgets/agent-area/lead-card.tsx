@@ -9,7 +9,7 @@ import { useId, useState, type FormEvent } from 'react';
 import { formatPrice, telHref, whatsappHref } from '../../core/protocol/format.ts';
 import { parseEstimate } from '../../core/protocol/valuation.ts';
 import { ecuadorDay } from '../../core/protocol/calendar.ts';
-import { dayLabel } from './when.ts';
+import { dayLabel, followUpState } from './when.ts';
 import { LEAD_STATUSES, leadWhy, moveLead, type Lead, type LeadStatus } from '../lib/data/agent-area.ts';
 import { reassignLead, type TeamAgent } from '../lib/data/agent-team.ts';
 import { useElement } from '../lib/element.tsx';
@@ -65,6 +65,7 @@ export function LeadCard({
     }
   };
 
+  const due = followUpState(lead, ecuadorDay());
   return (
     <article className={card} part="lead" aria-labelledby={`${id}-name`}>
       <header className="flex flex-wrap items-baseline justify-between gap-2">
@@ -79,16 +80,14 @@ export function LeadCard({
           {t(`agentArea.status.${lead.status}`)}
         </span>
         {/* (a lead won or lost has nothing left to follow up) */}
-        {lead.follow_up_on && lead.status !== 'won' && lead.status !== 'lost' ? (
-          lead.follow_up_on < ecuadorDay() ? (
-            <span className="font-semibold text-danger" part="overdue">
-              {t('agentArea.followUpOverdue', { date: dayLabel(lead.follow_up_on, t) })}
-            </span>
-          ) : (
-            <span className="text-ink-muted">
-              {t('agentArea.followUpOn', { date: dayLabel(lead.follow_up_on, t) })}
-            </span>
-          )
+        {due === 'overdue' ? (
+          <span className="font-semibold text-danger" part="overdue">
+            {t('agentArea.followUpOverdue', { date: dayLabel(lead.follow_up_on!, t) })}
+          </span>
+        ) : due === 'today' ? (
+          <span className="font-semibold text-ink">{t('agentArea.followUpToday')}</span>
+        ) : due ? (
+          <span className="text-ink-muted">{t('agentArea.followUpOn', { date: dayLabel(lead.follow_up_on!, t) })}</span>
         ) : null}
       </p>
       <p className="m-0 font-semibold text-ink">{about}</p>

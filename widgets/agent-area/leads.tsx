@@ -31,7 +31,8 @@ import { LeadCard } from './lead-card.tsx';
 import { SelectField } from '../lib/ui/select-field.tsx';
 import { card, choice, field, label, link, secondary } from './ui.ts';
 import { ListStatus } from './status.tsx';
-import { ecuadorTimes, type EcuadorTimes } from './when.ts';
+import { ecuadorDay } from '../../core/protocol/calendar.ts';
+import { ecuadorTimes, followUpState, type EcuadorTimes } from './when.ts';
 
 const REFRESH_MS = 60_000;
 /** how long after her last key the search is asked for */
@@ -62,7 +63,8 @@ export function Leads({
   const asked = useRef(query);
   asked.current = query;
   const [fetching, setFetching] = useState(false);
-  const [status, setStatus] = useState<LeadStatus | ''>('');
+  // a status, or 'due': those whose follow-up day has come (today or before), the longest due first
+  const [status, setStatus] = useState<LeadStatus | 'due' | ''>('');
   const [kind, setKind] = useState<LeadKind | ''>('');
   const [source, setSource] = useState<string | null>(null);
   const [alerts, setAlerts] = useState<AlertLead[]>([]);
@@ -101,16 +103,16 @@ export function Leads({
     };
   }, [load]);
 
-  const shown = useMemo(
-    () =>
-      (leads ?? []).filter(
-        (l) =>
-          (!status || l.status === status) &&
-          (!kind || leadKind(l) === kind) &&
-          (source === null || leadSource(l) === source),
-      ),
-    [leads, status, kind, source],
-  );
+  const shown = useMemo(() => {
+    const today = ecuadorDay();
+    const kept = (leads ?? []).filter(
+      (l) =>
+        (!status || (status === 'due' ? (followUpState(l, today) ?? 'later') !== 'later' : l.status === status)) &&
+        (!kind || leadKind(l) === kind) &&
+        (source === null || leadSource(l) === source),
+    );
+    return status === 'due' ? kept.sort((a, b) => a.follow_up_on!.localeCompare(b.follow_up_on!)) : kept;
+  }, [leads, status, kind, source]);
   // the sources her leads came from, most leads first
   const sources = useMemo(() => {
     const counts = new Map<string, number>();
@@ -185,9 +187,10 @@ export function Leads({
       key: 'status',
       label: t('agentArea.filterStatus'),
       value: status,
-      onChange: (v: string) => setStatus(v as LeadStatus | ''),
+      onChange: (v: string) => setStatus(v as LeadStatus | 'due' | ''),
       options: [
         { value: '', label: t('agentArea.allStatuses') },
+        { value: 'due', label: t('agentArea.followUpDue') },
         ...LEAD_STATUSES.map((s) => ({ value: s, label: t(`agentArea.status.${s}`) })),
       ],
     },
