@@ -126,14 +126,23 @@ create table internal.auth_sessions (
 );
 create index auth_sessions_user on internal.auth_sessions (user_id) where revoked_at is null;
 
+-- A lead's status as the area names them (the inquiries' check constraint holds the same list, and
+-- tests/contract/agent-area-leads.test.ts the area's to it): anything else refused, its field named.
+create or replace function internal.check_lead_status(status text)
+returns void language plpgsql immutable set search_path = '' as $$
+begin
+  if status is null or status not in ('new', 'contacted', 'visit_booked', 'offer', 'won', 'lost') then
+    raise exception 'status must be new, contacted, visit_booked, offer, won or lost' using errcode = '22023', hint = 'status';
+  end if;
+end
+$$;
+
 -- An agent moves a lead (its status, its follow-up day) and may add a note, in one call, as herself:
 -- row level security decides whether it is hers (the team's: any); the trail records it.
 create or replace function public.move_lead(lead_id uuid, status text, follow_up_on date default null, note text default null)
 returns jsonb language plpgsql volatile security invoker set search_path = '' as $$
 begin
-  if move_lead.status is null or move_lead.status not in ('new', 'contacted', 'visit_booked', 'offer', 'won', 'lost') then
-    raise exception 'status must be new, contacted, visit_booked, offer, won or lost' using errcode = '22023';
-  end if;
+  perform internal.check_lead_status(move_lead.status);
   update public.inquiries i set status = move_lead.status, follow_up_on = move_lead.follow_up_on where i.id = move_lead.lead_id;
   if not found then
     raise exception 'no lead of yours has this id' using errcode = 'P0002';
@@ -250,13 +259,16 @@ language sql immutable parallel safe set search_path = '' as $$
     from (select pg_catalog.ltrim(pg_catalog.regexp_replace(coalesce(search, ''), '\D', '', 'g'), '0') as digits) d
 $$;
 
--- The leads of the page she asks for (public.my_leads): hers (the team's: all; never spam, as the
--- policies above say), newest first, older than `older_than`/`older_id` when given, those her
--- `search` finds when given, each way by its own index. As its owner, reading who asks from the
--- request's token as the policies do: under row level security the search's LIKE waits until each
--- row has passed the policy (it is not leakproof), so no index could answer it and the team's
--- search read every lead. public.my_leads reads the leads themselves as her.
-create or replace function internal.my_lead_ids(max_rows integer, older_than timestamptz, older_id uuid, search text)
+-- The leads of the page she asks for (public.my_leads): hers (the team's: all, or those of
+-- `owner_id`'s, 0 the team's own; never spam, as the policies above say), newest first, older than
+-- `older_than`/`older_id`, of `status`, that her `search` finds, each only when given. One statement
+-- with only the conditions asked for, planned for its values, so that the index that serves them
+-- answers: the owner's, when they came, or the search's trigram index. As its owner, reading who
+-- asks from the request's token as the policies do: under row level security the search's LIKE
+-- waits until each row has passed the policy (it is not leakproof), so no index could answer it and
+-- the team's search read every lead. public.my_leads reads the leads themselves as her.
+create or replace function internal.my_lead_ids(max_rows integer, older_than timestamptz, older_id uuid, search text, status text,
+                                                owner_id bigint)
 returns setof uuid language plpgsql stable security definer set search_path = '' as $$
 declare
   me bigint := internal.my_agent_id();
@@ -265,26 +277,26 @@ declare
   digits text;
 begin
   select f.words, f.digits into words, digits from internal.lead_search(search) f;
-  return query
-    (select i.id from public.inquiries i
-      where team and not i.spam and (older_than is null or (i.received_at, i.id) < (older_than, older_id))
-        and (words is null or i.search_text like words or i.search_text like digits)
-      order by i.received_at desc, i.id desc limit max_rows)
-    union all
-    (select i.id from public.inquiries i
-      where not team and i.owner_agent_id = me and not i.spam and (older_than is null or (i.received_at, i.id) < (older_than, older_id))
-        and (words is null or i.search_text like words or i.search_text like digits)
-      order by i.received_at desc, i.id desc limit max_rows);
+  -- (fixed words only: every value is a parameter)
+  return query execute 'select i.id from public.inquiries i where not i.spam'
+    || case when not team then ' and i.owner_agent_id = $1' when owner_id = 0 then ' and i.owner_agent_id is null'
+            when owner_id is not null then ' and i.owner_agent_id = $2' else '' end
+    || case when older_than is not null then ' and (i.received_at, i.id) < ($3, $4)' else '' end
+    || case when words is not null then ' and (i.search_text like $5 or i.search_text like $6)' else '' end
+    || case when status is not null then ' and i.status = $7' else '' end
+    || ' order by i.received_at desc, i.id desc limit $8'
+    using me, owner_id, older_than, older_id, words, digits, status, max_rows;
 end
 $$;
 
 -- Her leads, newest first, in one call (docs/agent-area.md "Speed"): as herself, row level security
 -- deciding as for any read, and asked so that an index answers (internal.my_lead_ids). Her
 -- `max_rows` newest (1 to 1000); older than the lead (`older_than`, `older_id`: the last one she
--- has) for the next page; those her `search` finds (at most 100 characters), so that every lead
--- she has is within reach, not only her newest.
+-- has) for the next page; those her `search` finds (at most 100 characters), of a `status`, and
+-- for the team those of one agent (`owner_id`; 0: the team's own), so that every lead she has is
+-- within reach, not only her newest.
 create or replace function public.my_leads(max_rows integer default 500, older_than timestamptz default null, older_id uuid default null,
-                                           search text default null)
+                                           search text default null, status text default null, owner_id bigint default null)
 returns json language plpgsql stable security invoker set search_path = '' as $$
 begin
   if max_rows is null or max_rows not between 1 and 1000 then
@@ -296,8 +308,14 @@ begin
   if pg_catalog.length(search) > 100 then
     raise exception 'search is at most 100 characters' using errcode = '22023', hint = 'search';
   end if;
+  if my_leads.status is not null then
+    perform internal.check_lead_status(my_leads.status);
+  end if;
+  if owner_id < 0 then
+    raise exception 'owner_id is an agent''s id, or 0 for the team''s own leads' using errcode = '22023', hint = 'owner_id';
+  end if;
   -- the page's leads, then each with its consents (internal.lead_consents)
-  return coalesce((with shown as (select s.id from internal.my_lead_ids(max_rows, older_than, older_id, search) s(id))
+  return coalesce((with shown as (select s.id from internal.my_lead_ids(max_rows, older_than, older_id, search, my_leads.status, owner_id) s(id))
     select pg_catalog.json_agg(l order by l.received_at desc, l.id desc) from (
       select i.id, i.name, i.email, i.phone, i.message, i.property_title, i.listing_id, i.lang, i.received_at, i.page_url, i.element, i.utm, i.seller,
              i.status, i.follow_up_on, i.recipient_kind, i.assigned, i.routed, i.owner_agent_id, i.erased_at, c.consents

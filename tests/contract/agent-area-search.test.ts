@@ -4,7 +4,8 @@
  * (older than the last lead she has, each lead once, in the order the database keeps them, leads of
  * one instant included) and finds what she searches for among all of them: a name without its
  * accents, an address, a phone however written, words from the message; only among the leads row
- * level security lets her read, never spam. A search or a page asked wrongly is refused with its field named.
+ * level security lets her read, never spam; of one status; for the team, one agent's or its own. A
+ * search or a page asked wrongly is refused with its field named.
  */
 import type { PostgrestClient } from '@supabase/postgrest-js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -28,7 +29,15 @@ describe("the agents' area: her leads past the newest, and her search", () => {
     ({ server, agent } = await startAgentArea());
     // Ana's: four at one instant (the pages must not lose or repeat one of them), the rest a day apart
     const leads: Array<
-      [key: string, owner: string, name: string, email: string, phone: string | null, message: string, daysAgo: number]
+      [
+        key: string,
+        owner: string | null,
+        name: string,
+        email: string,
+        phone: string | null,
+        message: string,
+        daysAgo: number,
+      ]
     > = [
       ['perez', agent[A]!, 'José Pérez', 'jose@correo.example', '+593 99 123 4567', 'Busco casa', 9],
       ['lopez', agent[A]!, 'María López', 'maria.lopez@correo.example', null, 'Me interesa la de Cumbayá', 7],
@@ -39,11 +48,12 @@ describe("the agents' area: her leads past the newest, and her search", () => {
       ['tie4', agent[A]!, 'Ana Cuatro', 'cuatro@correo.example', null, 'Hola 100%', 3],
       ['newest', agent[A]!, 'Rosa Nueva', 'rosa@correo.example', null, 'Hola', 1],
       ['other', agent[B]!, 'José Perez Otro', 'otro@correo.example', '0991234567', 'Busco casa', 2],
+      ['team', null, 'Tomás Equipo', 'tomas@correo.example', null, 'Busco casa', 4],
     ];
     for (const [key, owner, name, email, phone, message, daysAgo] of leads) {
       const [row] = await server.sql<{ id: string }>(
         `insert into public.inquiries (idempotency_key, name, email, phone, message, recipient_email, recipient_kind, lead_agent_id, received_at)
-         values ($1, $2, $3, $4, $5, 'x@example.com', 'lead_agent', $6::bigint, date_trunc('day', internal.now()) - make_interval(days => $7))
+         values ($1, $2, $3, $4, $5, 'x@example.com', case when $6::bigint is null then 'team' else 'lead_agent' end, $6::bigint, date_trunc('day', internal.now()) - make_interval(days => $7))
          returning id::text as id`,
         [`search-${key}`, name, email, phone, message, owner, daysAgo],
       );
@@ -75,13 +85,19 @@ describe("the agents' area: her leads past the newest, and her search", () => {
     return data as Row[];
   };
   /** every page, each asked older than the last lead of the one before */
-  const pages = async (who: { rest: PostgrestClient }, size: number, search?: string) => {
+  const pages = async (
+    who: { rest: PostgrestClient },
+    size: number,
+    search?: string,
+    more: Record<string, unknown> = {},
+  ) => {
     const seen: Row[][] = [];
     for (;;) {
       const last = seen.at(-1)?.at(-1);
       const page = await call(who, {
         max_rows: size,
         ...(search === undefined ? {} : { search }),
+        ...more,
         ...(last ? { older_than: last.received_at, older_id: last.id } : {}),
       });
       if (!page.length) return seen;
@@ -137,6 +153,31 @@ describe("the agents' area: her leads past the newest, and her search", () => {
     );
   });
 
+  it("keeps to a status (a page of them at a time, from all of hers), and for the team to one agent's leads or its own", async () => {
+    await server.sql("update public.inquiries set status = 'won' where id = any ($1::uuid[])", [[ids.perez, ids.tie2]]);
+    const of = async (who: { rest: PostgrestClient }, args: Record<string, unknown>) =>
+      (await call(who, { max_rows: 500, ...args })).map((r) => r.id);
+    try {
+      expect(await of(a, { status: 'won' })).toEqual(hers.filter((id) => id === ids.perez || id === ids.tie2));
+      expect((await pages(a, 1, undefined, { status: 'new' })).flat().map((r) => r.id)).toEqual(
+        hers.filter((id) => id !== ids.perez && id !== ids.tie2),
+      );
+      expect(await of(a, { status: 'won', search: 'perez' })).toEqual([ids.perez]);
+      expect(await of(b, { status: 'won' })).toEqual([]);
+      // the team: one agent's, or its own (no agent's)
+      expect(await of(team, { owner_id: Number(agent[B]) })).toEqual([ids.other]);
+      expect((await of(team, { owner_id: Number(agent[A]) })).sort()).toEqual([...hers].sort());
+      expect(await of(team, { owner_id: 0 })).toContain(ids.team);
+      expect(await of(team, { owner_id: 0 })).not.toContain(ids.other);
+      // an agent asking for another's: her own, never his
+      expect(await of(a, { owner_id: Number(agent[B]) })).toEqual(hers);
+    } finally {
+      await server.sql("update public.inquiries set status = 'new' where id = any ($1::uuid[])", [
+        [ids.perez, ids.tie2],
+      ]);
+    }
+  });
+
   it('a search or a page asked wrongly is refused, its field named', async () => {
     const refused = async (args: Record<string, unknown>) => (await a.rest.rpc('my_leads', args)).error;
     expect((await refused({ search: 'x'.repeat(101) }))?.hint).toBe('search');
@@ -145,5 +186,9 @@ describe("the agents' area: her leads past the newest, and her search", () => {
     expect((await refused({ older_id: ids.perez }))?.hint).toBe('older_than');
     expect((await refused({ older_than: 'yesterday-ish', older_id: ids.perez }))?.code).toBe('22007');
     expect((await refused({ max_rows: 0 }))?.hint).toBe('max_rows');
+    expect((await refused({ status: 'closed' }))?.hint).toBe('status');
+    expect((await refused({ owner_id: -1 }))?.hint).toBe('owner_id');
+    // moving a lead names the status the same way
+    expect((await a.rest.rpc('move_lead', { lead_id: ids.perez, status: 'closed' })).error?.hint).toBe('status');
   });
 });

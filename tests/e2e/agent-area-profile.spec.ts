@@ -143,6 +143,14 @@ test.describe("the agents' area: her profile, the team, her listings' weeks", ()
     await lead.getByRole('button', { name: 'Dar el contacto' }).click();
     await expect(lead.getByText('Hecho: se ha avisado al agente.')).toBeVisible();
     await expect(lead.locator('[part="why"]')).toHaveText('De: Bruno Otro · Te lo asignó el equipo.');
+    // whose: the database keeps to one agent's leads (Ana has none left), or the team's own
+    const whose = area.getByLabel('De quién');
+    await whose.selectOption({ label: 'Ana Móvil' });
+    await expect(area.locator('[part="empty"]')).toHaveText('Ningún contacto con estos filtros.');
+    await whose.selectOption({ label: 'Bruno Otro' });
+    await expect(area.locator('[part="count"]')).toHaveText('1 contacto');
+    await expect(lead).toBeVisible();
+    await whose.selectOption({ label: 'De todos' });
     // the team's console: its agents and its routing
     await area.getByRole('tab', { name: 'Equipo' }).click();
     await area.getByLabel('Buscar un agente (nombre o correo)').fill('bruno.otro');

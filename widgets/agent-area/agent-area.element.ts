@@ -23,6 +23,7 @@ import utilities from 'virtual:exp-utilities/agent-area';
  * @csspart sign-out - The sign-out button.
  * @csspart search - The search among all her leads.
  * @csspart status-filter - The status filter.
+ * @csspart owner-filter - (The team's) the filter by whose leads they are.
  * @csspart kind-filter - The filter by what a lead asked about.
  * @csspart source-filter - The filter by where a lead came from.
  * @csspart export - The button that downloads the leads shown as CSV.

@@ -19,6 +19,7 @@ import {
   type Lead,
   LEAD_KINDS,
   type LeadKind,
+  type LeadsAsk,
   type LeadStatus,
   type AlertLead,
 } from '../lib/data/agent-area.ts';
@@ -53,27 +54,39 @@ export function Leads({
   team: TeamAgent[] | null;
 }) {
   const { t, api } = useElement();
-  // what she has of her leads for the search asked (`query`); `more`: older ones are still to be asked for
+  // what she has of her leads for what was asked (`query`); `more`: older ones are still to be asked for
   const [had, setHad] = useState<{ leads: Lead[]; more: boolean; query: string } | null>(null);
   const leads = had?.leads ?? null;
   const [failed, setFailed] = useState(false);
   const [typed, setTyped] = useState('');
-  const [query, setQuery] = useState('');
-  // the search the answers are for: an answer to an earlier one is dropped
+  const [searched, setSearched] = useState('');
+  // a status, or 'due': those whose follow-up day has come (today or before), the longest due first
+  const [status, setStatus] = useState<LeadStatus | 'due' | ''>('');
+  // (the team's) one agent's leads, 0 its own, null everyone's
+  const [owner, setOwner] = useState<number | null>(null);
+  // what the database is asked for: her search, a status ('due' is the day's, read here), whose
+  const ask = useMemo<LeadsAsk>(
+    () => ({
+      ...(searched ? { search: searched } : {}),
+      ...(status && status !== 'due' ? { status } : {}),
+      ...(owner === null ? {} : { ownerId: owner }),
+    }),
+    [searched, status, owner],
+  );
+  const query = JSON.stringify(ask);
+  // the ask the answers are for: an answer to an earlier one is dropped
   const asked = useRef(query);
   asked.current = query;
   const [fetching, setFetching] = useState(false);
-  // a status, or 'due': those whose follow-up day has come (today or before), the longest due first
-  const [status, setStatus] = useState<LeadStatus | 'due' | ''>('');
   const [kind, setKind] = useState<LeadKind | ''>('');
   const [source, setSource] = useState<string | null>(null);
   const [alerts, setAlerts] = useState<AlertLead[]>([]);
 
   const load = useCallback(
     (signal?: AbortSignal, first = false) =>
-      (first && !query
+      (first && query === '{}'
         ? firstLeads(api, session, signal)
-        : Promise.all([getMyLeads(api, session, signal, { search: query }), getMyAlertLeads(api, session, signal)])
+        : Promise.all([getMyLeads(api, session, signal, ask), getMyAlertLeads(api, session, signal)])
       ).then(
         ([rows, subscriptions]) => {
           if (asked.current !== query) return;
@@ -87,10 +100,10 @@ export function Leads({
           setFailed(true);
         },
       ),
-    [api, session, query],
+    [api, session, ask, query],
   );
   useEffect(() => {
-    const timer = setTimeout(() => setQuery(typed.trim()), SEARCH_AFTER_MS);
+    const timer = setTimeout(() => setSearched(typed.trim()), SEARCH_AFTER_MS);
     return () => clearTimeout(timer);
   }, [typed]);
   useEffect(() => {
@@ -127,7 +140,7 @@ export function Leads({
     const last = leads?.at(-1);
     if (!last || fetching) return;
     setFetching(true);
-    getMyLeads(api, session, undefined, { search: query, olderThan: last })
+    getMyLeads(api, session, undefined, { ...ask, olderThan: last })
       .then(
         (rows) => {
           if (asked.current !== query) return;
@@ -194,6 +207,22 @@ export function Leads({
         ...LEAD_STATUSES.map((s) => ({ value: s, label: t(`agentArea.status.${s}`) })),
       ],
     },
+    // (the team's: whose they are)
+    ...(team
+      ? [
+          {
+            key: 'owner',
+            label: t('agentArea.filterOwner'),
+            value: owner === null ? '*' : String(owner),
+            onChange: (v: string) => setOwner(v === '*' ? null : Number(v)),
+            options: [
+              { value: '*', label: t('agentArea.allOwners') },
+              { value: '0', label: t('agentArea.teamsOwn') },
+              ...team.map((a) => ({ value: String(a.id), label: a.name })),
+            ],
+          },
+        ]
+      : []),
     {
       key: 'kind',
       label: t('agentArea.filterKind'),
@@ -243,7 +272,10 @@ export function Leads({
           {t('agentArea.searchHint')}
         </p>
       </div>
-      <div className="grid gap-3 cq-md:grid-cols-3" part="filters">
+      <div
+        className={`grid gap-3 cq-md:grid-cols-2 ${team ? 'cq-lg:grid-cols-4' : 'cq-lg:grid-cols-3'}`}
+        part="filters"
+      >
         {filters.map(({ key, ...f }) => (
           <SelectField key={key} id={`${id}-${key}`} part={`${key}-filter`} {...choice} {...f} />
         ))}
@@ -270,9 +302,11 @@ export function Leads({
         <p className="m-0 text-ink-muted" part="empty">
           {had.leads.length
             ? t('agentArea.noneMatch')
-            : had.query
-              ? t('agentArea.noneFound', { search: had.query })
-              : t('agentArea.noLeadsYet')}
+            : searched
+              ? t('agentArea.noneFound', { search: searched })
+              : query !== '{}'
+                ? t('agentArea.noneMatch')
+                : t('agentArea.noLeadsYet')}
         </p>
       ) : null}
       <ul className="list-none m-0 p-0 flex flex-col gap-4" part="list">

@@ -127,9 +127,14 @@ export async function signInWithCode(
 /** How many leads one call brings (public.my_leads' max_rows): her newest, then as many older at a time. */
 export const LEADS_PAGE = 500;
 
-/** Which of her leads to bring: those her search finds (else all), older than the last one she has (else the newest). */
+/**
+ * Which of her leads to bring: those her search finds (else all), of a status (else any), for the
+ * team one agent's (`ownerId`; 0: the team's own), older than the last one she has (else the newest).
+ */
 export interface LeadsAsk {
   search?: string;
+  status?: LeadStatus;
+  ownerId?: number;
   olderThan?: Pick<Lead, 'received_at' | 'id'>;
 }
 
@@ -141,11 +146,13 @@ export async function getMyLeads(
   config: ApiConfig,
   session: Session,
   signal?: AbortSignal,
-  { search, olderThan }: LeadsAsk = {},
+  { search, status, ownerId, olderThan }: LeadsAsk = {},
 ): Promise<Lead[]> {
   const args = {
     max_rows: LEADS_PAGE,
     ...(search ? { search } : {}),
+    ...(status ? { status } : {}),
+    ...(ownerId === undefined ? {} : { owner_id: ownerId }),
     // the time as the database wrote it (to the microsecond): a Date would round it
     ...(olderThan ? { older_than: olderThan.received_at, older_id: olderThan.id } : {}),
   };
