@@ -3,8 +3,10 @@
  * about, each with where it came from, one tap to call, write or WhatsApp (a message already
  * written in the lead's language), and its status, follow-up day and a note, saved in one call
  * (each lead's card: ./lead-card.tsx). Her newest 500 first, older ones a page at a time, and any of
- * them by her search (the database finds them: public.my_leads). Read again every minute while the
- * page is visible, so a new lead shows without a reload.
+ * them by her search, a status or (the team's) whose they are: the database finds them
+ * (public.my_leads); what they asked about, where they came from and a follow-up day that has come
+ * are read here on the leads she has. Read again every minute while the page is visible, so a new
+ * lead shows without a reload.
  */
 import type { Session } from '@supabase/auth-js';
 import { useCallback, useEffect, useId, useMemo, useRef, useState } from 'react';
@@ -250,7 +252,6 @@ export function Leads({
       <h2 id={`${id}-leads`} className="m-0 text-2xl font-bold text-ink">
         {t('agentArea.leadsTitle')}
       </h2>
-      {/* the filters side by side where there is room (a desk), one under the other on a phone */}
       {/* any of her leads, however old, by a name, an address, a phone or words from its message */}
       <div className="flex flex-col gap-1">
         <label htmlFor={`${id}-search`} className={label}>
@@ -272,6 +273,7 @@ export function Leads({
           {t('agentArea.searchHint')}
         </p>
       </div>
+      {/* the filters side by side where there is room (a desk), one under the other on a phone */}
       <div
         className={`grid gap-3 cq-md:grid-cols-2 ${team ? 'cq-lg:grid-cols-4' : 'cq-lg:grid-cols-3'}`}
         part="filters"
