@@ -65,8 +65,14 @@ export async function atPin(
     const rect = target.getBoundingClientRect();
     const position: [number, number] = [Math.round(rect.left + px[0]), Math.round(rect.top + px[1] - 14)];
     if (type === 'move') {
-      // arrive from outside, as a pointer does
-      await sendMouse({ type: 'move', position: [position[0] + 40, position[1] + 60] });
+      // arrive from outside the map, as a pointer does: from beside the pin, the previous pin's
+      // popup could lie over both (it keeps the pointer's events from the map), so that the map saw
+      // neither move and that popup stayed ('the move at pin 1309 had no effect', twice in eight runs)
+      const outside: [number, number] = [
+        Math.round(rect.left + 12),
+        Math.round(rect.bottom + 12 < innerHeight ? rect.bottom + 12 : Math.max(0, rect.top - 12)),
+      ];
+      await sendMouse({ type: 'move', position: outside });
       await sendMouse({ type: 'move', position });
     } else await sendMouse({ type: 'click', position });
     // (three times what it takes alone: on a loaded machine the popup's answer came after 800 ms)
