@@ -274,10 +274,7 @@ export function Leads({
         </p>
       </div>
       {/* the filters side by side where there is room (a desk), one under the other on a phone */}
-      <div
-        className={`grid gap-3 cq-md:grid-cols-2 ${team ? 'cq-lg:grid-cols-4' : 'cq-lg:grid-cols-3'}`}
-        part="filters"
-      >
+      <div className={`grid grid-cols-2 gap-3 ${team ? 'cq-lg:grid-cols-4' : 'cq-lg:grid-cols-3'}`} part="filters">
         {filters.map(({ key, ...f }) => (
           <SelectField key={key} id={`${id}-${key}`} part={`${key}-filter`} {...choice} {...f} />
         ))}
