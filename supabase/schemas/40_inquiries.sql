@@ -58,7 +58,12 @@ create table public.inquiries (
   -- by the database as the lead changes (an erased lead's with it), a trigram index answering
   search_text text generated always as (
     public.search_fold(coalesce(name, '') || E'\n' || coalesce(email, '') || E'\n' || coalesce(message, '') || E'\n' || coalesce(property_title, ''))
-    || E'\n' || pg_catalog.regexp_replace(coalesce(phone, ''), '\D', '', 'g')) stored
+    || E'\n' || pg_catalog.regexp_replace(coalesce(phone, ''), '\D', '', 'g')) stored,
+  -- what it asked about (docs/agent-area.md "The page"): a home's value (a seller), a listing, or a
+  -- general question; her filter asks the database for it (public.my_leads)
+  kind text generated always as (
+    case when seller is not null then 'valuation' when listing_id is not null or nullif(property_title, '') is not null then 'listing'
+         else 'general' end) stored
 );
 
 alter table public.inquiries enable row level security;

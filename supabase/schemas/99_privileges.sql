@@ -117,7 +117,7 @@ grant execute on function
 revoke all on public.lead_notes, public.lead_events from public, anon, authenticated;
 grant select (id, listing_id, agent_id, name, email, phone, message, property_title, property_address, property_price,
   recipient_kind, lang, received_at, lead_agent_id, page_url, element, utm, seller, assigned, assigned_agent_id, owner_agent_id, status, follow_up_on,
-  routed, erased_at)
+  routed, erased_at, kind)
   on public.inquiries to authenticated;
 grant update (status, follow_up_on) on public.inquiries to authenticated;
 grant select, insert (lead_id, body) on public.lead_notes to authenticated;
@@ -135,7 +135,7 @@ grant select on public.agent_events to authenticated;
 grant all on public.agent_events to service_role;
 -- the team's console (49_lead_routing.sql): each function checks the caller is the team's (my_role answers anyone signed in)
 grant execute on function public.my_role(), public.team_agents(), public.routing_setup(), public.save_routing(text, jsonb),
-  public.invite_agent(text, text, text), public.my_alert_leads(), public.my_leads(integer, timestamptz, uuid, text, text, bigint) to authenticated;
+  public.invite_agent(text, text, text), public.my_alert_leads(), public.my_leads(integer, timestamptz, uuid, text, text, bigint, text) to authenticated;
 -- her listings' weekly figures (49_listing_figures.sql): counts only, read through one checked function
 grant execute on function public.my_listing_figures(integer, bigint, integer) to authenticated;
 -- the privacy requests and the retention job's last run (55_privacy.sql): the function checks the caller is the team's
@@ -149,7 +149,7 @@ grant execute on function internal.my_agent_id(), internal.is_team(), internal.n
 -- her leads' consents (54_consents.sql), read by public.my_leads: the function keeps to the caller's leads
 grant execute on function internal.lead_consents(uuid[]) to authenticated;
 -- and the leads of her page (48_agent_area.sql), read by public.my_leads: the function keeps to the caller's leads
-grant execute on function internal.my_lead_ids(integer, timestamptz, uuid, text, text, bigint), internal.check_lead_status(text) to authenticated;
+grant execute on function internal.my_lead_ids(integer, timestamptz, uuid, text, text, bigint, text), internal.check_lead_status(text) to authenticated;
 revoke all on internal.team_members, internal.auth_codes, internal.auth_tries, internal.auth_sessions from anon, authenticated;
 grant all on internal.team_members, internal.auth_codes, internal.auth_tries, internal.auth_sessions to service_role;
 

@@ -178,6 +178,32 @@ describe("the agents' area: her leads past the newest, and her search", () => {
     }
   });
 
+  it("keeps to what a lead asked about, which the database keeps: a home's value, a listing, a general question", async () => {
+    await server.sql("update public.inquiries set property_title = 'Casa en Cumbayá' where id = $1", [ids.lopez]);
+    await server.sql(`update public.inquiries set seller = '{"facts": {}}', property_title = 'Casa' where id = $1`, [
+      ids.pool,
+    ]);
+    try {
+      const kinds = Object.fromEntries(
+        (await call(a, { max_rows: 500 })).map((r) => [r.id, (r as Row & { kind: string }).kind]),
+      );
+      expect(kinds[ids.lopez!]).toBe('listing');
+      expect(kinds[ids.pool!]).toBe('valuation');
+      expect(kinds[ids.perez!]).toBe('general');
+      const of = async (kind: string) => (await call(a, { max_rows: 500, kind })).map((r) => r.id);
+      expect(await of('listing')).toEqual([ids.lopez]);
+      expect(await of('valuation')).toEqual([ids.pool]);
+      expect(await of('general')).toEqual(hers.filter((id) => id !== ids.lopez && id !== ids.pool));
+      // an empty title is no listing
+      await server.sql("update public.inquiries set property_title = '' where id = $1", [ids.lopez]);
+      expect(await of('listing')).toEqual([]);
+    } finally {
+      await server.sql('update public.inquiries set property_title = null, seller = null where id = any ($1::uuid[])', [
+        [ids.lopez, ids.pool],
+      ]);
+    }
+  });
+
   it('a search or a page asked wrongly is refused, its field named', async () => {
     const refused = async (args: Record<string, unknown>) => (await a.rest.rpc('my_leads', args)).error;
     expect((await refused({ search: 'x'.repeat(101) }))?.hint).toBe('search');
@@ -187,6 +213,7 @@ describe("the agents' area: her leads past the newest, and her search", () => {
     expect((await refused({ older_than: 'yesterday-ish', older_id: ids.perez }))?.code).toBe('22007');
     expect((await refused({ max_rows: 0 }))?.hint).toBe('max_rows');
     expect((await refused({ status: 'closed' }))?.hint).toBe('status');
+    expect((await refused({ kind: 'house' }))?.hint).toBe('kind');
     expect((await refused({ owner_id: -1 }))?.hint).toBe('owner_id');
     // moving a lead names the status the same way
     expect((await a.rest.rpc('move_lead', { lead_id: ids.perez, status: 'closed' })).error?.hint).toBe('status');

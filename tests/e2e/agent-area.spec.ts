@@ -177,18 +177,19 @@ test.describe("the agents' area", () => {
     await page.screenshot({ path: join(shots, 'leads-320.png'), fullPage: true });
     expect(consoleErrors).toEqual([]);
   });
-  test('her leads past the newest 500: she finds the oldest by its phone, a status reaches all of them, the other filters the next page', async ({
+  test('her leads past the newest 500: she finds the oldest by its phone, a status or a kind reaches all of them, a follow-up due the next page', async ({
     page,
     data,
     consoleErrors,
   }) => {
     const ana = await addAna(data);
-    // 520 leads an hour apart; the 20 oldest lost, and about a listing (the others general questions), the oldest of all Olga's
+    // 520 leads an hour apart; the 20 oldest contacted, due for a follow-up on 1 June, and about a
+    // listing (the others new general questions), the oldest of all Olga's
     await data.sql(
-      `insert into public.inquiries (idempotency_key, name, email, phone, message, property_title, recipient_email, recipient_kind, lead_agent_id, lang, status, received_at)
+      `insert into public.inquiries (idempotency_key, name, email, phone, message, property_title, recipient_email, recipient_kind, lead_agent_id, lang, status, follow_up_on, received_at)
        select 'e2e-area-many-' || n, case when n = 520 then 'Olga Antigua' else 'Contacto ' || n end, 'c' || n || '@correo.example',
               case when n = 520 then '+593 98 765 4321' end, 'Hola', case when n > 500 then 'Casa en Tumbaco' end, 'x@example.com', 'lead_agent', $1::bigint, 'es',
-              case when n > 500 then 'lost' else 'new' end, internal.now() - make_interval(hours => n)
+              case when n > 500 then 'contacted' else 'new' end, case when n > 500 then date '2026-06-01' end, internal.now() - make_interval(hours => n)
          from generate_series(1, 520) n`,
       [ana],
     );
@@ -208,14 +209,18 @@ test.describe("the agents' area", () => {
     await expect(area.locator('[part="empty"]')).toHaveText('Ningún contacto coincide con «nadie con este nombre».');
     await area.getByLabel('Buscar en tus contactos').fill('');
     await expect(count).toHaveText('Tus 500 contactos más recientes; hay más antiguos');
-    // the lost ones are all older than her newest 500: the database brings them for the status
-    await area.getByLabel('Mostrar').selectOption('lost');
+    // the contacted ones are all older than her newest 500: the database brings them for the status, and for the kind
+    await area.getByLabel('Mostrar').selectOption('contacted');
     await expect(count).toHaveText('20 contactos');
     await expect(area.getByRole('article', { name: 'Olga Antigua' })).toBeVisible();
     await area.getByLabel('Mostrar').selectOption('');
     await expect(count).toHaveText('Tus 500 contactos más recientes; hay más antiguos');
-    // what they asked about is read on the leads she has: the filter says so, and the next page brings them
     await area.getByLabel('Sobre').selectOption('listing');
+    await expect(count).toHaveText('20 contactos');
+    await area.getByLabel('Sobre').selectOption('');
+    await expect(count).toHaveText('Tus 500 contactos más recientes; hay más antiguos');
+    // a follow-up due is the day's, read on the leads she has: the filter says so, and the next page brings them
+    await area.getByLabel('Mostrar').selectOption({ label: 'Seguimiento pendiente (hoy o antes)' });
     await expect(count).toHaveText('0 contactos entre tus 500 más recientes');
     await expect(area.locator('[part="empty"]')).toHaveText('Ningún contacto con estos filtros.');
     await area.getByRole('button', { name: 'Ver contactos más antiguos' }).click();

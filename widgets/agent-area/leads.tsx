@@ -3,9 +3,9 @@
  * about, each with where it came from, one tap to call, write or WhatsApp (a message already
  * written in the lead's language), and its status, follow-up day and a note, saved in one call
  * (each lead's card: ./lead-card.tsx). Her newest 500 first, older ones a page at a time, and any of
- * them by her search, a status or (the team's) whose they are: the database finds them
- * (public.my_leads); what they asked about, where they came from and a follow-up day that has come
- * are read here on the leads she has. Read again every minute while the page is visible, so a new
+ * them by her search, a status, what they asked about or (the team's) whose they are: the database
+ * finds them (public.my_leads); where they came from and a follow-up day that has come are read here
+ * on the leads she has. Read again every minute while the page is visible, so a new
  * lead shows without a reload.
  */
 import type { Session } from '@supabase/auth-js';
@@ -15,7 +15,6 @@ import {
   getMyAlertLeads,
   getMyLeads,
   LEAD_STATUSES,
-  leadKind,
   leadSource,
   leadsCsv,
   type Lead,
@@ -66,21 +65,22 @@ export function Leads({
   const [status, setStatus] = useState<LeadStatus | 'due' | ''>('');
   // (the team's) one agent's leads, 0 its own, null everyone's
   const [owner, setOwner] = useState<number | null>(null);
-  // what the database is asked for: her search, a status ('due' is the day's, read here), whose
+  const [kind, setKind] = useState<LeadKind | ''>('');
+  // what the database is asked for: her search, a status ('due' is the day's, read here), a kind, whose
   const ask = useMemo<LeadsAsk>(
     () => ({
       ...(searched ? { search: searched } : {}),
       ...(status && status !== 'due' ? { status } : {}),
+      ...(kind ? { kind } : {}),
       ...(owner === null ? {} : { ownerId: owner }),
     }),
-    [searched, status, owner],
+    [searched, status, kind, owner],
   );
   const query = JSON.stringify(ask);
   // the ask the answers are for: an answer to an earlier one is dropped
   const asked = useRef(query);
   asked.current = query;
   const [fetching, setFetching] = useState(false);
-  const [kind, setKind] = useState<LeadKind | ''>('');
   const [source, setSource] = useState<string | null>(null);
   const [alerts, setAlerts] = useState<AlertLead[]>([]);
 
@@ -123,7 +123,7 @@ export function Leads({
     const kept = (leads ?? []).filter(
       (l) =>
         (!status || (status === 'due' ? (followUpState(l, today) ?? 'later') !== 'later' : l.status === status)) &&
-        (!kind || leadKind(l) === kind) &&
+        (!kind || l.kind === kind) &&
         (source === null || leadSource(l) === source),
     );
     return status === 'due' ? kept.sort((a, b) => a.follow_up_on!.localeCompare(b.follow_up_on!)) : kept;
@@ -179,7 +179,7 @@ export function Leads({
         l.name,
         l.email,
         l.phone,
-        leadKind(l),
+        l.kind,
         l.property_title,
         l.message,
         l.status,

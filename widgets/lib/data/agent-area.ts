@@ -20,6 +20,8 @@ export interface Lead extends StoredInquiry {
   seller: Record<string, unknown> | null;
   status: LeadStatus;
   follow_up_on: string | null;
+  /** what it asked about (LEAD_KINDS), as the database keeps it */
+  kind: LeadKind;
   /** why it is whose it is: how it came (docs/leads.md), the team's routing, or the team's hand */
   recipient_kind: 'listing_agent' | 'agent' | 'team' | 'lead_agent' | 'area_agent' | 'routed';
   assigned: boolean;
@@ -128,12 +130,13 @@ export async function signInWithCode(
 export const LEADS_PAGE = 500;
 
 /**
- * Which of her leads to bring: those her search finds (else all), of a status (else any), for the
+ * Which of her leads to bring: those her search finds (else all), of a status and of a kind (else any), for the
  * team one agent's (`ownerId`; 0: the team's own), older than the last one she has (else the newest).
  */
 export interface LeadsAsk {
   search?: string;
   status?: LeadStatus;
+  kind?: LeadKind;
   ownerId?: number;
   olderThan?: Pick<Lead, 'received_at' | 'id'>;
 }
@@ -146,12 +149,13 @@ export async function getMyLeads(
   config: ApiConfig,
   session: Session,
   signal?: AbortSignal,
-  { search, status, ownerId, olderThan }: LeadsAsk = {},
+  { search, status, kind, ownerId, olderThan }: LeadsAsk = {},
 ): Promise<Lead[]> {
   const args = {
     max_rows: LEADS_PAGE,
     ...(search ? { search } : {}),
     ...(status ? { status } : {}),
+    ...(kind ? { kind } : {}),
     ...(ownerId === undefined ? {} : { owner_id: ownerId }),
     // the time as the database wrote it (to the microsecond): a Date would round it
     ...(olderThan ? { older_than: olderThan.received_at, older_id: olderThan.id } : {}),
@@ -193,11 +197,12 @@ export function leadSource(lead: Pick<Lead, 'page_url' | 'element'>): string {
   return lead.element ?? '';
 }
 
-/** What a lead asked about: a listing, a home's value (a seller), or a general question. */
+/**
+ * What a lead asked about: a listing, a home's value (a seller), or a general question; the
+ * database keeps it (public.inquiries.kind, 40_inquiries.sql), and her filter asks it for them.
+ */
 export const LEAD_KINDS = ['listing', 'valuation', 'general'] as const;
 export type LeadKind = (typeof LEAD_KINDS)[number];
-export const leadKind = (lead: Lead): LeadKind =>
-  lead.seller ? 'valuation' : lead.listing_id || lead.property_title ? 'listing' : 'general';
 
 /**
  * Leads as CSV (RFC 4180: every cell quoted, quotes doubled, CRLF), for a spreadsheet: a cell that a
