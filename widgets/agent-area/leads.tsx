@@ -30,6 +30,7 @@ import { describeSearch, frequencyLabel } from '../../core/protocol/alerts.ts';
 import type { FilterArgs } from '../../core/protocol/filters.ts';
 import { useElement } from '../lib/element.tsx';
 import { LeadCard } from './lead-card.tsx';
+import { FormField } from '../lib/ui/form-field.tsx';
 import { SelectField } from '../lib/ui/select-field.tsx';
 import { card, choice, field, label, link, secondary } from './ui.ts';
 import { ListStatus } from './status.tsx';
@@ -37,6 +38,8 @@ import { ecuadorDay } from '../../core/protocol/calendar.ts';
 import { ecuadorTimes, followUpState, type EcuadorTimes } from './when.ts';
 
 const REFRESH_MS = 60_000;
+/** the follow-up states her "follow-up due" filter keeps: a day gone by, and today */
+const DUE = new Set<string | null>(['overdue', 'today']);
 /** how long after her last key the search is asked for */
 const SEARCH_AFTER_MS = 350;
 /** the cards shown at first, and added by "Show more" */
@@ -122,7 +125,7 @@ export function Leads({
     const today = ecuadorDay();
     const kept = (leads ?? []).filter(
       (l) =>
-        (!status || (status === 'due' ? (followUpState(l, today) ?? 'later') !== 'later' : l.status === status)) &&
+        (!status || (status === 'due' ? DUE.has(followUpState(l, today)) : l.status === status)) &&
         (!kind || l.kind === kind) &&
         (source === null || leadSource(l) === source),
     );
@@ -253,10 +256,7 @@ export function Leads({
         {t('agentArea.leadsTitle')}
       </h2>
       {/* any of her leads, however old, by a name, an address, a phone or words from its message */}
-      <div className="flex flex-col gap-1">
-        <label htmlFor={`${id}-search`} className={label}>
-          {t('agentArea.search')}
-        </label>
+      <FormField controlId={`${id}-search`} label={t('agentArea.search')} labelClassName={label}>
         <input
           id={`${id}-search`}
           type="search"
@@ -272,7 +272,7 @@ export function Leads({
         <p id={`${id}-search-hint`} className="m-0 text-sm text-ink-muted">
           {t('agentArea.searchHint')}
         </p>
-      </div>
+      </FormField>
       {/* the filters side by side where there is room (a desk), one under the other on a phone */}
       <div className={`grid grid-cols-2 gap-3 ${team ? 'cq-lg:grid-cols-4' : 'cq-lg:grid-cols-3'}`} part="filters">
         {filters.map(({ key, ...f }) => (
