@@ -101,7 +101,7 @@ export function LeadCard({
         </p>
       ) : null}
       {lead.message ? <p className="m-0 text-ink whitespace-pre-line">{lead.message}</p> : null}
-      {source ? <p className="m-0 text-sm text-ink-muted">{t('agentArea.source', { source })}</p> : null}
+      {source ? <p className="m-0 text-sm text-ink-muted break-words">{t('agentArea.source', { source })}</p> : null}
       <p className="m-0 text-sm text-ink-muted" part="why">
         {team
           ? `${t('agentArea.owner', { name: team.find((a) => a.id === lead.owner_agent_id)?.name ?? t('agentArea.theTeam') })} · `

@@ -372,7 +372,9 @@ function Subscriptions({ alerts, dates }: { alerts: AlertLead[]; dates: EcuadorT
                 {t('agentArea.alerts.since', { date: dates.format(new Date(a.confirmed_at)) })}
                 {a.status === 'paused' ? ` · ${t('agentArea.alerts.paused')}` : ''}
               </p>
-              {source ? <p className="m-0 text-sm text-ink-muted">{t('agentArea.source', { source })}</p> : null}
+              {source ? (
+                <p className="m-0 text-sm text-ink-muted break-words">{t('agentArea.source', { source })}</p>
+              ) : null}
             </li>
           );
         })}
