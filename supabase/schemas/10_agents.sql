@@ -36,7 +36,9 @@ create table public.agents (
   -- leads (every rule that picks an agent reads this column)
   is_ours boolean generated always as (active and country_code = 'EC') stored,
   -- her "about" in Spanish (`about` is the English, or her only one): she keeps both in her area
-  about_es public.plain_text
+  about_es public.plain_text,
+  -- whether she gets her morning mail of the leads to follow up (49_follow_up_mail.sql): hers to turn off
+  follow_up_mail boolean not null default true
 );
 
 alter table public.agents enable row level security;

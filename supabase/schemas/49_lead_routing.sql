@@ -92,9 +92,10 @@ $$;
 -- whether she is the team's.
 create or replace function public.my_role()
 returns jsonb language sql stable security definer set search_path = '' as $$
-  select pg_catalog.jsonb_build_object('agent_id', internal.my_agent_id(), 'team', internal.is_team())
+  select pg_catalog.jsonb_build_object('agent_id', internal.my_agent_id(), 'team', internal.is_team(),
+           'follow_up_mail', (select a.follow_up_mail from public.agents a where a.id = internal.my_agent_id()))
 $$;
-comment on function public.my_role is 'Whether the signed-in caller is an agent (her id) and whether she is the team''s (docs/agent-area.md).';
+comment on function public.my_role is 'Whether the signed-in caller is an agent (her id, and whether she gets her morning mail) and whether she is the team''s (docs/agent-area.md).';
 
 -- The team's view of the agents: every agent of the office, active or not, with her open leads.
 create or replace function public.team_agents()

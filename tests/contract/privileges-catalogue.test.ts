@@ -63,6 +63,7 @@ const AREA_FUNCTIONS = [
   'reassign_lead',
   'routing_setup',
   'save_routing',
+  'set_my_follow_up_mail',
   'set_visiting_hours',
   'team_agents',
   'update_my_profile',

@@ -143,6 +143,8 @@ test.describe("the agents' area: her profile, the team, her listings' weeks", ()
     await lead.getByRole('button', { name: 'Dar el contacto' }).click();
     await expect(lead.getByText('Hecho: se ha avisado al agente.')).toBeVisible();
     await expect(lead.locator('[part="why"]')).toHaveText('De: Bruno Otro · Te lo asignó el equipo.');
+    // (a morning mail of leads to follow up is an agent's: the team's member gets none to turn off)
+    await expect(area.locator('[part="morning-mail"]')).toHaveCount(0);
     // whose: the database keeps to one agent's leads (Ana has none left), or the team's own
     const whose = area.getByLabel('De quién');
     await whose.selectOption({ label: 'Ana Móvil' });

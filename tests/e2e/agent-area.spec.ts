@@ -120,6 +120,23 @@ test.describe("the agents' area", () => {
     await expect(area.locator('[part="count"]')).toHaveText('1 contacto');
     await area.getByLabel('Desde').selectOption({ label: 'Cualquier lugar' });
 
+    // her morning mail of the leads to follow up: hers until she turns it off, saved as she ticks it
+    const morning = area.getByRole('checkbox', { name: 'Envíame cada mañana los contactos que tengo que seguir' });
+    const said = area.locator('[part="morning-mail"]').getByRole('status');
+    await expect(morning).toBeChecked();
+    await morning.uncheck();
+    await expect(said).toHaveText('Listo: ya no lo recibirás.');
+    const wants = async () =>
+      (
+        await data.sql<{ on: boolean }>('select follow_up_mail as on from public.agents where id = $1::bigint', [
+          ana!.id,
+        ])
+      )[0]?.on;
+    expect(await wants()).toBe(false);
+    await morning.check();
+    await expect(said).toHaveText('Listo: llegará las mañanas en que tengas contactos por seguir.');
+    expect(await wants()).toBe(true);
+
     // moved to contacted, with a note and a follow-up day
     await card.getByRole('button', { name: 'Actualizar: estado, seguimiento, nota' }).click();
     await card.getByLabel('Estado').selectOption('contacted');

@@ -7,7 +7,7 @@
  */
 import type { Session } from '@supabase/auth-js';
 import { useEffect, useId, useRef, useState, type ComponentType, type FormEvent, type KeyboardEvent } from 'react';
-import { askForCode, authFor, firstRole, signInWithCode } from '../lib/data/agent-area.ts';
+import { askForCode, authFor, firstRole, signInWithCode, type AreaRole } from '../lib/data/agent-area.ts';
 import { getTeamAgents, type TeamAgent } from '../lib/data/agent-team.ts';
 import { useElement, type ElementProps } from '../lib/element.tsx';
 import { lazyChunk } from '../lib/lazy-chunk.ts';
@@ -164,14 +164,14 @@ const PARTS: Record<Exclude<Tab, 'leads'>, () => Promise<ComponentType<PartProps
   team: part(() => import('./team.tsx'), 'Team'),
 };
 /** The tabs an agent has; the team's own account has leads and visits; the team has its console besides. */
-const tabsFor = (role: { agent_id: number | null; team: boolean }): Tab[] =>
+const tabsFor = (role: AreaRole): Tab[] =>
   TABS.filter((tab) => (tab === 'team' ? role.team : role.agent_id !== null || tab === 'leads' || tab === 'visits'));
 
 /** Signed in: who she is, sign-out, and her tabs (the ARIA tabs pattern: arrows, Home and End move between them). */
 function Signed({ id, session, phoneCountryCode }: { id: string; session: Session; phoneCountryCode: string }) {
   const { t, api } = useElement();
   const [tab, setTab] = useState<Tab>('leads');
-  const [role, setRole] = useState<{ agent_id: number | null; team: boolean } | null>(null);
+  const [role, setRole] = useState<AreaRole | null>(null);
   const [agents, setAgents] = useState<TeamAgent[]>([]);
   const tabs = useRef<Array<HTMLButtonElement | null>>([]);
   // her leads show at once (they do not wait for her role); the other tabs come with it
@@ -197,7 +197,7 @@ function Signed({ id, session, phoneCountryCode }: { id: string; session: Sessio
       (error: unknown) => {
         console.error('[exp-agent-area] could not read the role:', error);
         // (her leads still show: row level security decides them)
-        if (live) setRole({ agent_id: null, team: false });
+        if (live) setRole({ agent_id: null, team: false, follow_up_mail: null });
       },
     );
     return () => {
@@ -271,7 +271,20 @@ function Signed({ id, session, phoneCountryCode }: { id: string; session: Sessio
         className="outline-none"
       >
         {tab === 'leads' ? (
-          <Leads id={id} session={session} phoneCountryCode={phoneCountryCode} team={role?.team ? agents : null} />
+          <Leads
+            id={id}
+            session={session}
+            phoneCountryCode={phoneCountryCode}
+            team={role?.team ? agents : null}
+            morningMail={
+              role && role.follow_up_mail !== null
+                ? {
+                    wanted: role.follow_up_mail,
+                    onChange: (wanted) => setRole((r) => r && { ...r, follow_up_mail: wanted }),
+                  }
+                : null
+            }
+          />
         ) : (
           <Part key={tab} load={PARTS[tab]} id={id} session={session} agents={agents} onAgents={setAgents} />
         )}

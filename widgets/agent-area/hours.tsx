@@ -8,7 +8,7 @@ import texts from 'virtual:exp-texts/lazy/agent-area/hours';
 import type { Session } from '@supabase/auth-js';
 import { useState, type FormEvent } from 'react';
 import { ecuadorDay } from '../../core/protocol/calendar.ts';
-import { getMyHours, setMyHours, type VisitingHours, type VisitingPeriod } from '../lib/data/agent-area.ts';
+import { getMyHours, setMyHours, type VisitingHours, type VisitingPeriod } from '../lib/data/agent-calendar.ts';
 import { useElement } from '../lib/element.tsx';
 import { card, field, link, primary, secondary } from './ui.ts';
 import { addTexts } from '../lib/i18n.ts';

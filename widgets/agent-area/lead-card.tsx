@@ -9,7 +9,7 @@ import { useId, useState, type FormEvent } from 'react';
 import { formatPrice, telHref, whatsappHref } from '../../core/protocol/format.ts';
 import { parseEstimate } from '../../core/protocol/valuation.ts';
 import { ecuadorDay } from '../../core/protocol/calendar.ts';
-import { dayLabel, followUpState } from './when.ts';
+import { dayLabel, followUpState } from '../../core/protocol/follow-up.ts';
 import { LEAD_STATUSES, leadWhy, moveLead, type Lead, type LeadStatus } from '../lib/data/agent-area.ts';
 import { reassignLead, type TeamAgent } from '../lib/data/agent-team.ts';
 import { useElement } from '../lib/element.tsx';

@@ -30,12 +30,14 @@ import { describeSearch, frequencyLabel } from '../../core/protocol/alerts.ts';
 import type { FilterArgs } from '../../core/protocol/filters.ts';
 import { useElement } from '../lib/element.tsx';
 import { LeadCard } from './lead-card.tsx';
+import { MorningMail } from './morning-mail.tsx';
 import { FormField } from '../lib/ui/form-field.tsx';
 import { SelectField } from '../lib/ui/select-field.tsx';
 import { card, choice, field, label, link, secondary } from './ui.ts';
 import { ListStatus } from './status.tsx';
 import { ecuadorDay } from '../../core/protocol/calendar.ts';
-import { ecuadorTimes, followUpState, type EcuadorTimes } from './when.ts';
+import { ecuadorTimes, type EcuadorTimes } from './when.ts';
+import { followUpState } from '../../core/protocol/follow-up.ts';
 
 const REFRESH_MS = 60_000;
 /** the follow-up states her "follow-up due" filter keeps: a day gone by, and today */
@@ -45,17 +47,22 @@ const SEARCH_AFTER_MS = 350;
 /** the cards shown at first, and added by "Show more" */
 const PAGE = 25;
 
-/** `team`: the office's agents when she is the team's (each lead then says whose it is, and can be given to another) */
+/**
+ * `team`: the office's agents when she is the team's (each lead then says whose it is, and can be
+ * given to another); `morningMail`: an agent's choice of her morning mail, hers to change (./morning-mail.tsx)
+ */
 export function Leads({
   id,
   session,
   phoneCountryCode,
   team,
+  morningMail,
 }: {
   id: string;
   session: Session;
   phoneCountryCode: string;
   team: TeamAgent[] | null;
+  morningMail: { wanted: boolean; onChange: (wanted: boolean) => void } | null;
 }) {
   const { t, api } = useElement();
   // what she has of her leads for what was asked (`query`); `more`: older ones are still to be asked for
@@ -282,6 +289,7 @@ export function Leads({
       <button type="button" className={link} onClick={download} disabled={!shown.length} part="export">
         {t('agentArea.export')}
       </button>
+      {morningMail ? <MorningMail session={session} {...morningMail} /> : null}
       <ListStatus
         counted={
           had?.query !== query

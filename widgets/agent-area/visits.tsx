@@ -17,7 +17,7 @@ import {
   getMyVisits,
   type CalendarVisit,
   type VisitResult,
-} from '../lib/data/agent-area.ts';
+} from '../lib/data/agent-calendar.ts';
 import { useElement } from '../lib/element.tsx';
 import { choice, card, field, label, link, primary, secondary } from './ui.ts';
 import { FormField } from '../lib/ui/form-field.tsx';

@@ -44,22 +44,3 @@ export function ecuadorTimes(t: (key: string, options?: Record<string, unknown>)
     },
   };
 }
-
-/** A calendar day ("2026-12-05") as the area writes it: "5 Dec" (`months.short`). */
-export function dayLabel(day: string, t: (key: string, options?: Record<string, unknown>) => string): string {
-  const [, month, date] = day.split('-').map(Number) as [number, number, number];
-  return `${date} ${t(`months.short.${month}`)}`;
-}
-
-/**
- * Where a lead's follow-up stands on Ecuador's day `today` (ecuadorDay()): a day gone by, today, or
- * later; none when it has no day or nothing is left to follow up (won, lost). The card says it, and
- * her "follow-up due" filter keeps the first two (docs/agent-area.md "The page").
- */
-export function followUpState(
-  lead: { status: string; follow_up_on: string | null },
-  today: string,
-): 'overdue' | 'today' | 'later' | null {
-  if (!lead.follow_up_on || lead.status === 'won' || lead.status === 'lost') return null;
-  return lead.follow_up_on < today ? 'overdue' : lead.follow_up_on === today ? 'today' : 'later';
-}

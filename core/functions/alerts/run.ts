@@ -11,6 +11,7 @@
  * written by a transaction still open when the run looks is not passed over by the mark.
  */
 import { queueVisitReminders } from '../visits/store.ts';
+import { queueFollowUpMails } from '../inquiry/follow-up-mail.ts';
 import type { Sql, TransactionalSql } from '../sql.ts';
 import type { Budget } from '../cpu-budget.ts';
 import { expirePending } from './store.ts';
@@ -35,6 +36,8 @@ export interface AlertRunResult {
   expired: number;
   /** reminders of tomorrow's visits queued (docs/visits.md) */
   reminders?: number;
+  /** agents' morning mails of the leads to follow up queued (docs/agent-area.md "Her morning mail") */
+  followUps?: number;
   ms: number;
   /** stopped by its budget with searches still due (the next run goes on) */
   more?: boolean;
@@ -169,6 +172,9 @@ export async function runAlerts(
   // the same schedule reminds visitors of tomorrow's visits (once each, across servers: the outbox's key)
   const reminders = await queueVisitReminders(sql);
   if (reminders) onQueued?.(reminders);
+  // and, in the morning, each agent of the leads she has to follow up that day (once a day each)
+  const followUps = await queueFollowUpMails(sql);
+  if (followUps) onQueued?.(followUps);
   // due as of the run's start, by the database's clock: an instant search the run has just done is
   // due again only in the next run
   const asOf = String(
@@ -187,7 +193,7 @@ export async function runAlerts(
   ] as const) {
     for (;;) {
       if (options.budget?.spent())
-        return { searches, alerts, expired, reminders, ms: Date.now() - started, more: true };
+        return { searches, alerts, expired, reminders, followUps, ms: Date.now() - started, more: true };
       const rows = await sql.transaction((tx: Sql) =>
         tx.query<{ searches: number | string; alerts: number | string; queued: number | string }>(statement, [
           ...params,
@@ -200,5 +206,5 @@ export async function runAlerts(
       if (done === 0) break;
     }
   }
-  return { searches, alerts, expired, reminders, ms: Date.now() - started };
+  return { searches, alerts, expired, reminders, followUps, ms: Date.now() - started };
 }

@@ -7,6 +7,7 @@ import { alertComposers, type AlertMailOptions } from '../alerts/mail.ts';
 import { marketComposer } from '../alerts/market-mail.ts';
 import { homeReportComposer } from '../alerts/home-mail.ts';
 import { inquiryComposers } from '../inquiry/mail.ts';
+import { followUpComposer } from '../inquiry/follow-up-mail.ts';
 import { visitComposers } from '../visits/mail.ts';
 import { privacyComposers } from '../privacy/mail.ts';
 import type { Composer } from './worker.ts';
@@ -16,6 +17,7 @@ export type MailSetup = AlertMailOptions & { teamInbox: string };
 export function allComposers(setup: MailSetup): Record<string, Composer> {
   return {
     ...inquiryComposers(setup),
+    'follow-ups': followUpComposer(setup),
     ...alertComposers(setup),
     'market-report': marketComposer(setup),
     'home-report': homeReportComposer(setup),

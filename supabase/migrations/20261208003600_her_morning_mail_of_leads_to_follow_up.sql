@@ -1,0 +1,66 @@
+-- Her morning mail of the leads to follow up (docs/agent-area.md "Her morning mail"): whether she
+-- gets it (public.agents.follow_up_mail, hers to turn off, which public.my_role now says), which
+-- leads it lists, its queueing by the alert job's schedule, and her call to set it.
+
+alter table public.agents add column follow_up_mail boolean not null default true;
+
+-- Her leads to follow up on `day` (Ecuador's), the longest due first, then the oldest new ones. The
+-- page's "follow-up due" is the same rule on its first half (followUpState in
+-- core/protocol/follow-up.ts; tests/contract/agent-follow-up-mail.test.ts holds the two together).
+create or replace function internal.leads_to_follow_up(agent bigint, day date)
+returns setof public.inquiries language sql stable set search_path = '' as $$
+  select i.*
+    from public.inquiries i
+   where i.owner_agent_id = agent and not i.spam and i.erased_at is null and i.status not in ('won', 'lost')
+     and (i.follow_up_on <= day
+          or (i.follow_up_on is null and i.status = 'new' and i.received_at < (day::timestamp at time zone 'America/Guayaquil')))
+   order by i.follow_up_on nulls last, i.received_at, i.id
+$$;
+
+-- Queues the day's mail of every agent who has leads to follow up, from 07:00 to noon in Ecuador
+-- (a server away at seven still sends it in the morning); each once (the outbox's key). How many.
+create or replace function internal.queue_follow_up_mails()
+returns integer language sql volatile set search_path = '' as $$
+  with here as (select (internal.now() at time zone 'America/Guayaquil') as t),
+  due as (
+    select a.id::text || ':' || pg_catalog.to_char(here.t, 'YYYY-MM-DD') as ref_id, a.email
+      from public.agents a, here
+     where a.is_ours and a.follow_up_mail and a.email is not null
+       and here.t::time >= '07:00' and here.t::time < '12:00'
+       and not exists (select 1 from internal.mail_outbox o
+                        where o.kind = 'follow-ups' and o.ref_id = a.id::text || ':' || pg_catalog.to_char(here.t, 'YYYY-MM-DD'))
+       and exists (select 1 from internal.leads_to_follow_up(a.id, here.t::date))
+  ),
+  queued as (select internal.enqueue_mail('follow-ups', due.ref_id, due.email) as made from due)
+  select pg_catalog.count(*) filter (where queued.made)::integer from queued
+$$;
+
+-- Her choice saved (public.my_role says it): an agent of ours only.
+create or replace function public.set_my_follow_up_mail(wanted boolean)
+returns boolean language plpgsql volatile security definer set search_path = '' as $$
+declare
+  me bigint := internal.my_agent_id();
+begin
+  if me is null then
+    raise exception 'only an agent of ours gets the morning mail' using errcode = '42501';
+  end if;
+  if wanted is null then
+    raise exception 'wanted is true or false' using errcode = '22023', hint = 'wanted';
+  end if;
+  update public.agents a set follow_up_mail = wanted where a.id = me;
+  return wanted;
+end
+$$;
+comment on function public.set_my_follow_up_mail is 'The signed-in agent turns her morning mail of the leads to follow up on or off (docs/agent-area.md).';
+
+create or replace function public.my_role()
+returns jsonb language sql stable security definer set search_path = '' as $$
+  select pg_catalog.jsonb_build_object('agent_id', internal.my_agent_id(), 'team', internal.is_team(),
+           'follow_up_mail', (select a.follow_up_mail from public.agents a where a.id = internal.my_agent_id()))
+$$;
+comment on function public.my_role is 'Whether the signed-in caller is an agent (her id, and whether she gets her morning mail) and whether she is the team''s (docs/agent-area.md).';
+
+revoke all on function internal.leads_to_follow_up(bigint, date), internal.queue_follow_up_mails() from public, anon, authenticated;
+grant execute on function internal.leads_to_follow_up(bigint, date), internal.queue_follow_up_mails() to service_role;
+revoke all on function public.set_my_follow_up_mail(boolean) from public, anon, authenticated;
+grant execute on function public.set_my_follow_up_mail(boolean) to authenticated, service_role;

@@ -1,0 +1,55 @@
+-- Her morning mail (docs/agent-area.md "Her morning mail"): from 07:00 in Ecuador, an agent of ours
+-- who has leads to follow up gets one mail a day that lists them: those whose follow-up day has
+-- come (today or before) and those still new from before today that have no follow-up day; never a
+-- lead won, lost, spam or erased. Queued by the alert job's schedule, once a day and agent across
+-- servers (the outbox's key: her id and the day), until noon; made when it is sent, from her leads
+-- as they are then (core/functions/inquiry/follow-up-mail.ts). She turns it off or on in her area.
+
+-- Her leads to follow up on `day` (Ecuador's), the longest due first, then the oldest new ones. The
+-- page's "follow-up due" is the same rule on its first half (followUpState in
+-- core/protocol/follow-up.ts; tests/contract/agent-follow-up-mail.test.ts holds the two together).
+create or replace function internal.leads_to_follow_up(agent bigint, day date)
+returns setof public.inquiries language sql stable set search_path = '' as $$
+  select i.*
+    from public.inquiries i
+   where i.owner_agent_id = agent and not i.spam and i.erased_at is null and i.status not in ('won', 'lost')
+     and (i.follow_up_on <= day
+          or (i.follow_up_on is null and i.status = 'new' and i.received_at < (day::timestamp at time zone 'America/Guayaquil')))
+   order by i.follow_up_on nulls last, i.received_at, i.id
+$$;
+
+-- Queues the day's mail of every agent who has leads to follow up, from 07:00 to noon in Ecuador
+-- (a server away at seven still sends it in the morning); each once (the outbox's key). How many.
+create or replace function internal.queue_follow_up_mails()
+returns integer language sql volatile set search_path = '' as $$
+  with here as (select (internal.now() at time zone 'America/Guayaquil') as t),
+  due as (
+    select a.id::text || ':' || pg_catalog.to_char(here.t, 'YYYY-MM-DD') as ref_id, a.email
+      from public.agents a, here
+     where a.is_ours and a.follow_up_mail and a.email is not null
+       and here.t::time >= '07:00' and here.t::time < '12:00'
+       and not exists (select 1 from internal.mail_outbox o
+                        where o.kind = 'follow-ups' and o.ref_id = a.id::text || ':' || pg_catalog.to_char(here.t, 'YYYY-MM-DD'))
+       and exists (select 1 from internal.leads_to_follow_up(a.id, here.t::date))
+  ),
+  queued as (select internal.enqueue_mail('follow-ups', due.ref_id, due.email) as made from due)
+  select pg_catalog.count(*) filter (where queued.made)::integer from queued
+$$;
+
+-- Her choice saved (public.my_role says it): an agent of ours only.
+create or replace function public.set_my_follow_up_mail(wanted boolean)
+returns boolean language plpgsql volatile security definer set search_path = '' as $$
+declare
+  me bigint := internal.my_agent_id();
+begin
+  if me is null then
+    raise exception 'only an agent of ours gets the morning mail' using errcode = '42501';
+  end if;
+  if wanted is null then
+    raise exception 'wanted is true or false' using errcode = '22023', hint = 'wanted';
+  end if;
+  update public.agents a set follow_up_mail = wanted where a.id = me;
+  return wanted;
+end
+$$;
+comment on function public.set_my_follow_up_mail is 'The signed-in agent turns her morning mail of the leads to follow up on or off (docs/agent-area.md).';
