@@ -140,6 +140,8 @@ grant execute on function public.my_role(), public.team_agents(), public.routing
 grant execute on function public.my_listing_figures(integer, bigint, integer) to authenticated;
 -- her morning mail of the leads to follow up (49_follow_up_mail.sql): whether she gets it, set by her (my_role reads it)
 grant execute on function public.set_my_follow_up_mail(boolean) to authenticated;
+revoke all on internal.leads_to_follow_up from anon, authenticated;
+grant select on internal.leads_to_follow_up to service_role;
 -- the privacy requests and the retention job's last run (55_privacy.sql): the function checks the caller is the team's
 grant execute on function public.privacy_overview(integer) to authenticated;
 revoke all on internal.listing_weeks from anon, authenticated;

@@ -86,10 +86,10 @@ describe("the agents' area: her morning mail of the leads to follow up", () => {
   const keyOf = (id: string) => Object.entries(ids).find(([, v]) => v === id)?.[0];
   const listed = async (who: string) =>
     (
-      await server.sql<{ id: string }>('select id::text as id from internal.leads_to_follow_up($1::bigint, $2::date)', [
-        agent[who]!,
-        DAY,
-      ])
+      await server.sql<{ id: string }>(
+        'select id::text as id from internal.leads_to_follow_up where owner_agent_id = $1::bigint order by follow_up_on nulls last, received_at',
+        [agent[who]!],
+      )
     ).map((r) => keyOf(r.id));
   const mailsOf = (ref: string) =>
     server.sql<{ status: string; recipient: string }>(

@@ -1,7 +1,7 @@
 /**
  * Her morning mail (docs/agent-area.md "Her morning mail"): the leads an agent has to follow up
- * that day, as the database lists them when the mail is sent (internal.leads_to_follow_up: the
- * follow-ups whose day has come, then the leads still new from before the day), with one tap to
+ * that day, as the database lists them when the mail is sent (the view internal.leads_to_follow_up:
+ * the follow-ups whose day has come, then the leads still new from before the day), with one tap to
  * call or write each and the link to her area. Kind 'follow-ups', ref `<agent id>:<YYYY-MM-DD>`,
  * queued by the alert job's schedule (queueFollowUpMails). Dropped when she has turned it off or
  * left since, when nothing is left to follow up, or when its day is over (tomorrow's comes). Its
@@ -51,11 +51,13 @@ export function followUpComposer(options: InquiryMailOptions): Composer {
       [agentId, day],
     );
     if (!agent) return null;
+    // the longest due first, then the oldest new ones
     const leads = await sql.query<FollowUpRow>(
       `select i.name, i.email, i.phone, i.status, i.follow_up_on::text as follow_up_on, i.received_at, i.kind, i.property_title,
               (count(*) over ())::integer as total
-         from internal.leads_to_follow_up($1::bigint, $2::date) i limit $3`,
-      [agentId, day, FOLLOW_UPS_LISTED],
+         from internal.leads_to_follow_up i where i.owner_agent_id = $1::bigint
+        order by i.follow_up_on nulls last, i.received_at, i.id limit $2`,
+      [agentId, FOLLOW_UPS_LISTED],
     );
     if (!leads.length) return null;
     return { ...followUpMessage(options, agent, day, leads, mail.ref_id), to: agent.email };
@@ -123,7 +125,7 @@ function followUpMessage(
           '—',
           about,
           lead.phone ? `— ${oneLine(lead.phone)}` : '',
-          `— ${lead.email}`,
+          `— ${oneLine(lead.email)}`,
         ]
           .filter(Boolean)
           .join(' '),
