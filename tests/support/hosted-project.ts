@@ -7,7 +7,9 @@
  * server reading it on DATABASE_URL.
  */
 import { execFile } from 'node:child_process';
-import { resolve } from 'node:path';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
 import { promisify } from 'node:util';
 import { PostgrestClient } from '@supabase/postgrest-js';
 import pg from 'pg';
@@ -84,7 +86,16 @@ export async function prepareHostedProject(): Promise<{
     const db = await openPostgres(database.url);
     await reseed(db, 600);
     // (the schema cache kept a second: the last test's function is seen soon after it is made)
-    server = await startServer({ db, port: 0, seedListings: 600, schemaTtlMs: 1000 });
+    // (its mails, such as the seed's agents' morning mails at the suite's hour, to a throwaway outbox: never the repository's .data)
+    const outboxDir = mkdtempSync(join(tmpdir(), 'exp-outbox-'));
+    const running = await startServer({ db, port: 0, seedListings: 600, schemaTtlMs: 1000, mail: { outboxDir } });
+    server = {
+      ...running,
+      async close() {
+        await running.close();
+        rmSync(outboxDir, { recursive: true, force: true });
+      },
+    };
     await server.ready;
     return {
       database,
