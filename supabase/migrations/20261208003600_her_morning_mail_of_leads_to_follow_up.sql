@@ -1,6 +1,7 @@
 -- Her morning mail of the leads to follow up (docs/agent-area.md "Her morning mail"): whether she
 -- gets it (public.agents.follow_up_mail, hers to turn off, which public.my_role now says), which
--- leads it lists, its queueing by the alert job's schedule, and her call to set it.
+-- leads it lists, its queueing by the alert job's schedule, and her call to set it; and the team's
+-- list of agents says how many each has to follow up today (public.team_agents).
 
 alter table public.agents add column follow_up_mail boolean not null default true;
 
@@ -62,9 +63,35 @@ returns jsonb language sql stable security definer set search_path = '' as $$
 $$;
 comment on function public.my_role is 'Whether the signed-in caller is an agent (her id, and whether she gets her morning mail) and whether she is the team''s (docs/agent-area.md).';
 
+-- (a column more in its answer: dropped and made again, and granted again below)
+drop function public.team_agents();
+-- The team's view of the agents: every agent of the office, active or not, with her open leads and
+-- those she has to follow up today (her morning mail's: internal.leads_to_follow_up), so that the
+-- team sees who is behind.
+create or replace function public.team_agents()
+returns table (id bigint, name public.plain_text, email public.plain_text, active boolean, signed_in boolean, open_leads integer,
+               to_follow_up integer)
+language plpgsql stable security definer set search_path = '' as $$
+begin
+  if not internal.is_team() then
+    raise exception 'only the team sees the agents so' using errcode = '42501';
+  end if;
+  return query
+    select a.id, pg_catalog.btrim(pg_catalog.concat_ws(' ', a.first_name, a.last_name))::public.plain_text, a.email, a.active, a.user_id is not null,
+           (select count(*)::integer from public.inquiries i where i.owner_agent_id = a.id and i.status not in ('won', 'lost') and not i.spam),
+           (select count(*)::integer from internal.leads_to_follow_up l where l.owner_agent_id = a.id)
+      from public.agents a
+     where a.country_code = 'EC'
+     order by a.active desc, a.last_name, a.first_name, a.id;
+end
+$$;
+comment on function public.team_agents is 'The team''s list of the office''s agents (docs/agent-area.md).';
+
 revoke all on internal.leads_to_follow_up from anon, authenticated;
 grant select on internal.leads_to_follow_up to service_role;
 revoke all on function internal.queue_follow_up_mails() from public, anon, authenticated;
 grant execute on function internal.queue_follow_up_mails() to service_role;
 revoke all on function public.set_my_follow_up_mail(boolean) from public, anon, authenticated;
 grant execute on function public.set_my_follow_up_mail(boolean) to authenticated, service_role;
+revoke all on function public.team_agents() from public, anon, authenticated;
+grant execute on function public.team_agents() to authenticated, service_role;

@@ -97,9 +97,12 @@ returns jsonb language sql stable security definer set search_path = '' as $$
 $$;
 comment on function public.my_role is 'Whether the signed-in caller is an agent (her id, and whether she gets her morning mail) and whether she is the team''s (docs/agent-area.md).';
 
--- The team's view of the agents: every agent of the office, active or not, with her open leads.
+-- The team's view of the agents: every agent of the office, active or not, with her open leads and
+-- those she has to follow up today (her morning mail's: internal.leads_to_follow_up), so that the
+-- team sees who is behind.
 create or replace function public.team_agents()
-returns table (id bigint, name public.plain_text, email public.plain_text, active boolean, signed_in boolean, open_leads integer)
+returns table (id bigint, name public.plain_text, email public.plain_text, active boolean, signed_in boolean, open_leads integer,
+               to_follow_up integer)
 language plpgsql stable security definer set search_path = '' as $$
 begin
   if not internal.is_team() then
@@ -107,7 +110,8 @@ begin
   end if;
   return query
     select a.id, pg_catalog.btrim(pg_catalog.concat_ws(' ', a.first_name, a.last_name))::public.plain_text, a.email, a.active, a.user_id is not null,
-           (select count(*)::integer from public.inquiries i where i.owner_agent_id = a.id and i.status not in ('won', 'lost') and not i.spam)
+           (select count(*)::integer from public.inquiries i where i.owner_agent_id = a.id and i.status not in ('won', 'lost') and not i.spam),
+           (select count(*)::integer from internal.leads_to_follow_up l where l.owner_agent_id = a.id)
       from public.agents a
      where a.country_code = 'EC'
      order by a.active desc, a.last_name, a.first_name, a.id;

@@ -2,10 +2,11 @@
  * Her morning mail of the leads to follow up (docs/agent-area.md "Her morning mail"), on a Tuesday
  * at 07:30 in Ecuador: the leads the database lists are those the page's rule calls due
  * (core/protocol/follow-up.ts followUpState) and the new ones from before the day, never won, lost,
- * spam, erased or another's; the alert job queues one mail a day for each agent, from 07:00 to
- * noon only, however many runs at once; the mail as it is sent, its visitor's words escaped; a lead
- * moved before it is sent leaves it, and with none left it is dropped, as is a day's mail sent
- * after its day; her choice through the data API with her session (her role says it), hers only.
+ * spam, erased or another's (the team's list of agents counts them); the alert job queues one mail
+ * a day for each agent, from 07:00 to noon only, however many runs at once; the mail as it is sent,
+ * its visitor's words escaped; a lead moved before it is sent leaves it, and with none left it is
+ * dropped, as is a day's mail sent after its day; her choice through the data API with her session
+ * (her role says it), hers only.
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -127,6 +128,12 @@ describe("the agents' area: her morning mail of the leads to follow up", () => {
       .map((l) => keyOf(l.id));
     expect(new Set(await listed(A))).toEqual(new Set(due));
     expect(await listed(B)).toEqual(['bruno']);
+    // the team's list of agents says how many each has to follow up today: who is behind
+    const { data, error } = await team.rest.rpc('team_agents');
+    expect(error).toBeNull();
+    const count = (id: string) =>
+      (data as Array<{ id: number; to_follow_up: number }>).find((r) => String(r.id) === id)?.to_follow_up;
+    expect([count(agent[A]!), count(agent[B]!)]).toEqual([4, 1]);
   });
 
   it('her choice is hers: read and set with her session; the team, the public key and a choice of neither refused', async () => {

@@ -153,10 +153,20 @@ test.describe("the agents' area: her profile, the team, her listings' weeks", ()
     await expect(area.locator('[part="count"]')).toHaveText('1 contacto');
     await expect(lead).toBeVisible();
     await whose.selectOption({ label: 'De todos' });
-    // the team's console: its agents and its routing
+    // the team's console: its agents (who is behind: a follow-up of Ana's whose day has gone by) and its routing
+    await data.sql(
+      `insert into public.inquiries (idempotency_key, name, email, message, recipient_email, recipient_kind, lead_agent_id, lang, status, follow_up_on)
+       values ('e2e-area-behind', 'Rita Recordar', 'rita@example.com', 'Llámeme', 'ana.movil@example.com', 'lead_agent', $1::bigint, 'es', 'contacted', '2026-06-15')`,
+      [ana!.id],
+    );
     await area.getByRole('tab', { name: 'Equipo' }).click();
+    await area.getByLabel('Buscar un agente (nombre o correo)').fill('movil');
+    await expect(area.getByRole('article', { name: 'Ana Móvil' }).locator('[part="to-follow-up"]')).toHaveText(
+      '1 por seguir hoy',
+    );
     await area.getByLabel('Buscar un agente (nombre o correo)').fill('bruno.otro');
     await expect(area.getByRole('article', { name: 'Bruno Otro' })).toContainText('1 contacto abierto');
+    await expect(area.getByRole('article', { name: 'Bruno Otro' }).locator('[part="to-follow-up"]')).toHaveCount(0);
     await area.getByRole('button', { name: 'Añadir una regla' }).click();
     await area.getByLabel(/^Origen/).fill('feria-vivienda');
     await area.getByRole('button', { name: 'Guardar el reparto' }).click();

@@ -61,6 +61,6 @@ export async function cleanUpAgentArea(data: Pick<TestServer, 'sql'>): Promise<v
     "delete from auth.users where email in ('ana.movil@example.com', 'bruno.otro@example.com', 'nadie.aqui@example.com', 'equipo.movil@example.com')",
   );
   await data.sql(
-    "delete from internal.mail_outbox where kind = 'lead-reassigned' and recipient in ('ana.movil@example.com', 'bruno.otro@example.com')",
+    "delete from internal.mail_outbox where kind in ('lead-reassigned', 'follow-ups') and recipient in ('ana.movil@example.com', 'bruno.otro@example.com')",
   );
 }

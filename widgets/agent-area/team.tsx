@@ -174,6 +174,12 @@ function AgentRow({ agent: a, session, onChanged }: { agent: TeamAgent; session:
       </p>
       <p className="m-0 text-sm text-ink-muted [overflow-wrap:anywhere]">
         {a.email} · {t('agentArea.team.openLeads', { count: a.open_leads })} ·{' '}
+        {a.to_follow_up ? (
+          <span className="font-semibold text-danger" part="to-follow-up">
+            {t('agentArea.team.toFollowUp', { count: a.to_follow_up })}
+          </span>
+        ) : null}
+        {a.to_follow_up ? ' · ' : null}
         {t(a.signed_in ? 'agentArea.team.signedIn' : 'agentArea.team.neverSignedIn')}
       </p>
       {a.active ? (

@@ -15,6 +15,8 @@ export interface TeamAgent {
   active: boolean;
   signed_in: boolean;
   open_leads: number;
+  /** her leads to follow up today (her morning mail's) */
+  to_follow_up: number;
 }
 
 export async function getTeamAgents(config: ApiConfig, session: Session): Promise<TeamAgent[]> {
