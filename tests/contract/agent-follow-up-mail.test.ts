@@ -3,7 +3,8 @@
  * at 07:30 in Ecuador: the leads the database lists are those the page's rule calls due
  * (core/protocol/follow-up.ts followUpState) and the new ones from before the day, never won, lost,
  * spam, erased or another's (the team's list of agents counts them); the alert job queues one mail
- * a day for each agent, from 07:00 to noon only, however many runs at once; the mail as it is sent,
+ * a day for each agent and one for the team's own leads (to its inbox), from 07:00 to noon only,
+ * however many runs at once; the mail as it is sent,
  * its visitor's words escaped; a lead moved before it is sent leaves it, and with none left it is
  * dropped, as is a day's mail sent after its day; her choice through the data API with her session
  * (her role says it), hers only.
@@ -18,6 +19,7 @@ import { followUpState } from '../../core/protocol/follow-up.ts';
 import { A, areaBrowsers, B, startAgentArea, TEAM } from '../support/agent-area.ts';
 import { atInstant, useClockAt } from '../support/clock-at.ts';
 import type { TestServer } from '../support/servers.ts';
+import { DEFAULTS } from '../../core/functions/defaults.ts';
 
 const DAY = '2026-03-10';
 
@@ -161,21 +163,23 @@ describe("the agents' area: her morning mail of the leads to follow up", () => {
     ).toBe(true);
   });
 
-  it('is queued once a day for each agent who wants it, from 07:00 to noon, however many runs at once', async () => {
+  it("is queued once a day for each agent who wants it and for the team's own, from 07:00 to noon, however many runs at once", async () => {
     const queued = (instant: string) =>
       atInstant(server.db, instant, async (tx) => {
         await tx.query('select internal.queue_follow_up_mails()');
         return (
-          await tx.query<{ ref_id: string }>("select ref_id from internal.mail_outbox where kind = 'follow-ups'")
+          await tx.query<{ ref_id: string }>(
+            "select ref_id from internal.mail_outbox where kind = 'follow-ups' order by ref_id like 'team:%', ref_id",
+          )
         ).map((r) => r.ref_id);
       });
-    // 06:59 and 12:00 in Ecuador: none; 07:00 and 11:59: hers, of that day
+    // 06:59 and 12:00 in Ecuador: none; 07:00 and 11:59: hers and the team's, of that day
     expect(await queued('2026-03-10T11:59:00Z')).toEqual([]);
     expect(await queued('2026-03-10T17:00:00Z')).toEqual([]);
-    expect(await queued('2026-03-10T12:00:00Z')).toEqual([`${agent[A]}:${DAY}`]);
-    expect(await queued('2026-03-11T16:59:00Z')).toEqual([`${agent[A]}:2026-03-11`]);
-    // at 07:30: hers, waiting to be sent (the job's own runs send at once)
-    expect(await server.sql('select internal.queue_follow_up_mails() as n')).toEqual([{ n: 1 }]);
+    expect(await queued('2026-03-10T12:00:00Z')).toEqual([`${agent[A]}:${DAY}`, `team:${DAY}`]);
+    expect(await queued('2026-03-11T16:59:00Z')).toEqual([`${agent[A]}:2026-03-11`, 'team:2026-03-11']);
+    // at 07:30: hers and the team's, waiting to be sent (the job's own runs send at once)
+    expect(await server.sql('select internal.queue_follow_up_mails() as n')).toEqual([{ n: 2 }]);
     expect(await mailsOf(`${agent[A]}:${DAY}`)).toMatchObject([{ recipient: A, status: 'pending' }]);
     // (a lead she closes before it goes leaves it: the next test reads the mail)
     expect((await a.rest.rpc('move_lead', { lead_id: ids.today, status: 'won' })).error).toBeNull();
@@ -184,6 +188,7 @@ describe("the agents' area: her morning mail of the leads to follow up", () => {
     await server.runAlerts();
     expect(await mailsOf(`${agent[A]}:${DAY}`)).toMatchObject([{ recipient: A }]);
     expect(await mailsOf(`${agent[B]}:${DAY}`)).toEqual([]);
+    expect(await mailsOf(`team:${DAY}`)).toMatchObject([{ recipient: 'team' }]);
   });
 
   it("is made when sent, from her leads then: the due ones first, each with its phone and address, the visitor's words escaped", async () => {
@@ -208,6 +213,13 @@ describe("the agents' area: her morning mail of the leads to follow up", () => {
     expect(html).toContain('href="tel:+593991234567"');
     expect(html).toContain('href="mailto:overdue@correo.example"');
     expect(await mailsOf(`${agent[A]}:${DAY}`)).toMatchObject([{ status: 'sent' }]);
+    // the team's inbox, of the team's own lead (no agent's)
+    const [teams] = await mailsTo(DEFAULTS.teamInbox);
+    expect(teams!.subject).toBe('Para seguir hoy: 1 contacto / To follow up today: 1 lead');
+    expect(teams!.text).toContain('Hola, / Hi,');
+    expect(teams!.text).toContain('Estos contactos propios del equipo, sin agente asignado, esperan hoy.');
+    expect(teams!.text).toContain('Tina del Equipo — Seguimiento pendiente desde el 9 mar');
+    expect(teams!.text).not.toContain('Olga');
   });
 
   it('with nothing left to follow up, or sent after its day, it is dropped', async () => {

@@ -2,7 +2,8 @@
  * Her morning mail (docs/agent-area.md "Her morning mail"): the leads an agent has to follow up
  * that day, as the database lists them when the mail is sent (the view internal.leads_to_follow_up:
  * the follow-ups whose day has come, then the leads still new from before the day), with one tap to
- * call or write each and the link to her area. Kind 'follow-ups', ref `<agent id>:<YYYY-MM-DD>`,
+ * call or write each and the link to her area; and the team's inbox the same of the team's own
+ * leads (no agent's). Kind 'follow-ups', ref `<agent id>:<YYYY-MM-DD>` or `team:<YYYY-MM-DD>`,
  * queued by the alert job's schedule (queueFollowUpMails). Dropped when she has turned it off or
  * left since, when nothing is left to follow up, or when its day is over (tomorrow's comes). Its
  * labels in both languages, Spanish first, as the team's other mails (../outbox/bilingual.ts);
@@ -21,7 +22,7 @@ import type { InquiryMailOptions } from './mail.ts';
 /** the leads a mail lists at most; the rest are counted, and are in her area */
 const FOLLOW_UPS_LISTED = 25;
 
-/** Queues the day's mail of every agent of ours with leads to follow up, from 07:00 to noon in Ecuador, once a day each across servers; how many. */
+/** Queues the day's mail of every agent of ours with leads to follow up (and the team's), from 07:00 to noon in Ecuador, once a day each across servers; how many. */
 export async function queueFollowUpMails(sql: Sql): Promise<number> {
   const [row] = await sql.query<{ queued: number }>('select internal.queue_follow_up_mails() as queued');
   return Number(row?.queued ?? 0);
@@ -39,34 +40,42 @@ interface FollowUpRow extends Record<string, unknown> {
   total: number;
 }
 
-export function followUpComposer(options: InquiryMailOptions): Composer {
+/** `teamInbox`: where the team's own mail goes (ref `team:<day>`) */
+export function followUpComposer(options: InquiryMailOptions & { teamInbox: string }): Composer {
   return async (sql, mail) => {
-    const [agentId = '', day = ''] = mail.ref_id.split(':');
-    if (!/^\d+$/.test(agentId) || !/^\d{4}-\d{2}-\d{2}$/.test(day)) return null;
-    // (still hers to get: an agent of ours who has not turned it off, on its day)
-    const [agent] = await sql.query<{ email: string; first_name: string | null }>(
-      `select a.email, a.first_name from public.agents a
-        where a.id = $1::bigint and a.is_ours and a.follow_up_mail and a.email is not null
-          and $2::date >= (internal.now() at time zone 'America/Guayaquil')::date`,
-      [agentId, day],
+    const [who = '', day = ''] = mail.ref_id.split(':');
+    const team = who === 'team';
+    if ((!team && !/^\d+$/.test(who)) || !/^\d{4}-\d{2}-\d{2}$/.test(day)) return null;
+    // (still to be sent: on its day; an agent's, to an agent of ours who has not turned it off)
+    const [to] = await sql.query<{ email: string | null; first_name: string | null }>(
+      team
+        ? `select null as email, null as first_name where $1::date >= (internal.now() at time zone 'America/Guayaquil')::date`
+        : `select a.email, a.first_name from public.agents a
+            where a.id = $2::bigint and a.is_ours and a.follow_up_mail and a.email is not null
+              and $1::date >= (internal.now() at time zone 'America/Guayaquil')::date`,
+      team ? [day] : [day, who],
     );
-    if (!agent) return null;
-    // the longest due first, then the oldest new ones
+    if (!to) return null;
+    // the longest due first, then the oldest new ones (the team's: no agent's)
     const leads = await sql.query<FollowUpRow>(
       `select i.name, i.email, i.phone, i.status, i.follow_up_on::text as follow_up_on, i.received_at, i.kind, i.property_title,
               (count(*) over ())::integer as total
-         from internal.leads_to_follow_up i where i.owner_agent_id = $1::bigint
-        order by i.follow_up_on nulls last, i.received_at, i.id limit $2`,
-      [agentId, FOLLOW_UPS_LISTED],
+         from internal.leads_to_follow_up i where ${team ? 'i.owner_agent_id is null' : 'i.owner_agent_id = $2::bigint'}
+        order by i.follow_up_on nulls last, i.received_at, i.id limit $1`,
+      team ? [FOLLOW_UPS_LISTED] : [FOLLOW_UPS_LISTED, who],
     );
     if (!leads.length) return null;
-    return { ...followUpMessage(options, agent, day, leads, mail.ref_id), to: agent.email };
+    return {
+      ...followUpMessage(options, team ? null : to, day, leads, mail.ref_id),
+      to: team ? options.teamInbox : to.email!,
+    };
   };
 }
 
 function followUpMessage(
   options: InquiryMailOptions,
-  agent: { first_name: string | null },
+  /** the agent it is to; null: the team */
+  agent: { first_name: string | null } | null,
   day: string,
   leads: FollowUpRow[],
   ref: string,
@@ -102,13 +111,13 @@ function followUpMessage(
     { heading: both('mail.followUps.fresh'), items: lines.filter((l) => !l.due) },
   ].filter((s) => s.items.length);
   const area = `${options.siteUrl.replace(/\/+$/, '')}${localizedPath('/agent', 'es')}`;
-  const greeting = agent.first_name
+  const greeting = agent?.first_name
     ? twice('mail.inquiry.greetingNamed', () => ({ name: oneLine(agent.first_name!) }))
     : both('mail.inquiry.greeting');
-  const intro = both('mail.followUps.intro');
+  const intro = both(agent ? 'mail.followUps.intro' : 'mail.followUps.introTeam');
   const more = total > leads.length ? both('mail.followUps.more', { count: total - leads.length }) : '';
   const open = both('mail.followUps.open');
-  const why = both('mail.followUps.why');
+  const why = both(agent ? 'mail.followUps.why' : 'mail.followUps.whyTeam');
   const text = [
     greeting,
     '',
