@@ -40,6 +40,8 @@ describe('pages published under SITE_URL that read a hosted REST API (SITE_API_U
       db: own.db,
       port: 0,
       seedListings: 1,
+      // (its mails to a throwaway outbox: never the repository's .data)
+      mail: { outboxDir: mkdtempSync(join(tmpdir(), 'exp-outbox-')) },
       site: {
         url: 'https://expecuador.example',
         apiUrl: api.url,

@@ -46,7 +46,8 @@ describe('a database that goes away', () => {
     cleanups.push(() => pgServer.stop());
     await pgServer.pause();
     const db = await openPostgres(pgServer.url);
-    const server = await startServer({ db, port: 0 });
+    // (its mails to a throwaway outbox: never the repository's .data)
+    const server = await startServer({ db, port: 0, mail: { outboxDir: mkdtempSync(join(tmpdir(), 'exp-outbox-')) } });
     cleanups.push(() => server.close());
     const early = await fetch(`${server.url}/rest/v1/listings?select=id&limit=1`);
     expect(early.status).toBe(503);

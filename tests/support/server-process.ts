@@ -3,7 +3,9 @@
  * process itself does: its log, whether it keeps running, how it stops, a `kill -9`.
  */
 import type { ChildProcess } from 'node:child_process';
-import { resolve } from 'node:path';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
 import { spawnChild } from './child.ts';
 import { freePort } from './postgres.ts';
 
@@ -45,14 +47,26 @@ async function startOnce(
   port: number,
   options: { ready?: RegExp; readyMs?: number; args?: string[] },
 ): Promise<ServerProcess> {
+  // a server on the test's own database keeps its files (mail written as .eml, photos) in a
+  // throwaway folder, gone when it exits: never in the repository's .data
+  const dataDir = env.DATABASE_URL && !env.DATA_DIR ? mkdtempSync(join(tmpdir(), 'exp-data-')) : undefined;
   const { child, output, exitStatus, exited } = spawnChild(
     process.execPath,
     ['--import', 'tsx', 'server/main.ts', ...(options.args ?? [])],
     {
       cwd: root,
-      env: { ...process.env, SKIP_BUILD: '1', BUNDLE_PORT: 'off', LOG_REQUESTS: '0', ...env, PORT: String(port) },
+      env: {
+        ...process.env,
+        SKIP_BUILD: '1',
+        BUNDLE_PORT: 'off',
+        LOG_REQUESTS: '0',
+        ...(dataDir ? { DATA_DIR: dataDir } : {}),
+        ...env,
+        PORT: String(port),
+      },
     },
   );
+  if (dataDir) void exited.then(() => rmSync(dataDir, { recursive: true, force: true }));
   const proc: ServerProcess = {
     url: `http://localhost:${port}`,
     port,

@@ -27,6 +27,7 @@ import utilities from 'virtual:exp-utilities/agent-area';
  * @csspart kind-filter - The filter by what a lead asked about.
  * @csspart source-filter - The filter by where a lead came from.
  * @csspart export - The button that downloads the leads shown as CSV.
+ * @csspart morning-mail - (An agent's) the box that turns her morning mail of the leads to follow up on or off.
  * @csspart count - How many leads are shown.
  * @csspart empty - Why no lead is shown: none yet, none the search finds, none among the filtered.
  * @csspart list - The list of leads.
