@@ -9,7 +9,7 @@ import { useId, useState, type FormEvent } from 'react';
 import { formatPrice, telHref, whatsappHref } from '../../core/protocol/format.ts';
 import { parseEstimate } from '../../core/protocol/valuation.ts';
 import { ecuadorDay } from '../../core/protocol/calendar.ts';
-import { dayLabel, followUpState } from '../../core/protocol/follow-up.ts';
+import { dayLabel, followUpState, leadAbout } from '../../core/protocol/follow-up.ts';
 import { LEAD_STATUSES, leadWhy, moveLead, type Lead, type LeadStatus } from '../lib/data/agent-area.ts';
 import { reassignLead, type TeamAgent } from '../lib/data/agent-team.ts';
 import { useElement } from '../lib/element.tsx';
@@ -42,11 +42,7 @@ export function LeadCard({
   const [open, setOpen] = useState(false);
   const leadLang = lead.lang === 'en' ? 'en' : 'es';
   const estimate = lead.seller ? parseEstimate(lead.seller.estimate) : null;
-  const about = lead.seller
-    ? t('agentArea.aboutValuation')
-    : lead.property_title
-      ? t('agentArea.aboutListing', { title: lead.property_title })
-      : t('agentArea.aboutGeneral');
+  const about = leadAbout(lead, t);
   const greeting = t(`agentArea.replyText.${leadLang}`, { name: lead.name.split(' ')[0] ?? lead.name });
   const whatsapp = whatsappHref(lead.phone, phoneCountryCode);
   const source = [lead.element, lead.page_url, lead.utm?.utm_campaign].filter(Boolean).join(' · ');

@@ -12,7 +12,8 @@
 import type { Composer } from '../outbox/worker.ts';
 import type { Sql } from '../sql.ts';
 import { escapeHtml } from '../../protocol/html.ts';
-import { dayLabel, followUpState } from '../../protocol/follow-up.ts';
+import { dayLabel, followUpState, leadAbout } from '../../protocol/follow-up.ts';
+import type { Translate } from '../../translate.ts';
 import { ecuadorDay } from '../../protocol/calendar.ts';
 import { localizedPath } from '../../routes.ts';
 import { mailTexts } from '../outbox/bilingual.ts';
@@ -81,29 +82,19 @@ function followUpMessage(
   ref: string,
 ) {
   const { es, en, both } = mailTexts(options.texts);
-  const twice = (key: string, params: (lang: 'es' | 'en') => Record<string, unknown>) =>
-    `${es(key, params('es'))} / ${en(key, params('en'))}`;
+  // a text each language says its own way (its day, its title), Spanish first
+  const inBoth = (say: (t: Translate) => string) => `${say(es)} / ${say(en)}`;
   const total = Number(leads[0]?.total ?? leads.length);
-  // what each lead asked about, and where its follow-up stands (or when it came, a new one)
+  // where each lead's follow-up stands (or when it came, a new one), and what it asked about
   const lines = leads.map((lead) => {
     const state = followUpState(lead, day);
     const when =
       state === 'overdue'
-        ? twice('agentArea.followUpOverdue', (lang) => ({
-            date: dayLabel(lead.follow_up_on!, lang === 'es' ? es : en),
-          }))
+        ? inBoth((t) => t('agentArea.followUpOverdue', { date: dayLabel(lead.follow_up_on!, t) }))
         : state === 'today'
           ? both('agentArea.followUpToday')
-          : twice('mail.followUps.came', (lang) => ({
-              date: dayLabel(ecuadorDay(lead.received_at), lang === 'es' ? es : en),
-            }));
-    const title = oneLine(lead.property_title ?? '');
-    const about =
-      lead.kind === 'valuation'
-        ? both('agentArea.kind.valuation')
-        : lead.kind === 'listing' && title
-          ? both('agentArea.aboutListing', { title })
-          : both('agentArea.aboutGeneral');
+          : inBoth((t) => t('mail.followUps.came', { date: dayLabel(ecuadorDay(lead.received_at), t) }));
+    const about = inBoth((t) => leadAbout({ ...lead, property_title: oneLine(lead.property_title ?? '') }, t));
     return { lead, due: state !== null, when, about };
   });
   const sections = [
@@ -112,7 +103,7 @@ function followUpMessage(
   ].filter((s) => s.items.length);
   const area = `${options.siteUrl.replace(/\/+$/, '')}${localizedPath('/agent', 'es')}`;
   const greeting = agent?.first_name
-    ? twice('mail.inquiry.greetingNamed', () => ({ name: oneLine(agent.first_name!) }))
+    ? both('mail.inquiry.greetingNamed', { name: oneLine(agent.first_name) })
     : both('mail.inquiry.greeting');
   const intro = both(agent ? 'mail.followUps.intro' : 'mail.followUps.introTeam');
   const more = total > leads.length ? both('mail.followUps.more', { count: total - leads.length }) : '';
